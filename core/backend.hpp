@@ -1,0 +1,50 @@
+#pragma once
+#include <memory>
+#include <string>
+
+struct CUstream_st;  // cudaStream_t without the CUDA headers, so CPU-only code compiles anywhere
+
+namespace staghorn {
+
+enum class Backend { cpu, cuda };
+
+std::string to_string(Backend b);
+// "cpu", "cuda" or "auto" (the GPU when this build has CUDA and a device is present).
+Backend parse_backend(const std::string& name);
+bool cuda_compiled();
+int cuda_device_count();
+
+// Where work of one kind is queued. The boundary lane has the highest stream priority so that the
+// shell whose halo must travel is computed first; the inner lane fills the device meanwhile.
+enum class Lane { inner, boundary };
+
+// An execution context: the backend, and on CUDA the device and its two prioritised streams.
+class Exec {
+ public:
+  static Exec cpu();
+  // Selects device `device` (e.g. the node-local rank modulo the device count).
+  static Exec cuda(int device);
+
+  Backend backend() const { return backend_; }
+  bool on_device() const { return backend_ == Backend::cuda; }
+  int device() const { return device_; }
+  CUstream_st* stream(Lane lane) const;
+  // Waits for all work queued on both lanes.
+  void synchronize() const;
+  // Orders `later` after everything queued so far on `earlier`.
+  void order(Lane earlier, Lane later) const;
+  std::string description() const;
+
+ private:
+  struct Streams;
+  Backend backend_ = Backend::cpu;
+  int device_ = -1;
+  std::shared_ptr<Streams> streams_;
+};
+
+// Throws staghorn::Error with `what` and CUDA's message for a failed runtime call (code != 0).
+void check_cuda(int code, const char* what);
+// Checks the last kernel launch.
+void check_launch(const char* what);
+
+}  // namespace staghorn

@@ -1,0 +1,96 @@
+#include "core/decomposition.hpp"
+
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace staghorn {
+namespace {
+
+const char* kAxis = "xyz";
+
+Int3 best_dims(const Grid& grid, int ranks, int halo) {
+  Int3 best{0, 0, 0};
+  long long best_cost = std::numeric_limits<long long>::max();
+  for (int px = 1; px <= ranks; ++px) {
+    if (ranks % px) continue;
+    for (int py = 1; py <= ranks / px; ++py) {
+      if ((ranks / px) % py) continue;
+      const Int3 d{px, py, ranks / px / py};
+      bool fits = true;
+      for (int a = 0; a < 3; ++a)
+        fits = fits && grid.n[a] % d[a] == 0 && (grid.active(a) || d[a] == 1);
+      if (!fits) continue;
+      const long long cost = Decomposition::halo_cost(grid, d, halo);
+      if (cost < best_cost) best_cost = cost, best = d;
+    }
+  }
+  return best;
+}
+
+void check_requested(const Grid& grid, Int3 req, int ranks) {
+  if (req.volume() != ranks)
+    throw Error("decomposition: process grid " + std::to_string(req.x) + "x" +
+                std::to_string(req.y) + "x" + std::to_string(req.z) + " does not match " +
+                std::to_string(ranks) + " ranks");
+  for (int a = 0; a < 3; ++a)
+    if (grid.n[a] % req[a] != 0)
+      throw Error(std::string("decomposition: grid.n[") + std::to_string(a) + "] = " +
+                  std::to_string(grid.n[a]) + " cells do not split evenly over " +
+                  std::to_string(req[a]) + " ranks along " + kAxis[a]);
+}
+
+}  // namespace
+
+long long Decomposition::halo_cost(const Grid& grid, Int3 d, int halo) {
+  long long cost = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (!grid.active(a) || (d[a] == 1 && !grid.periodic[a])) continue;
+    long long face = 2LL * halo;
+    for (int b = 0; b < 3; ++b)
+      if (b != a) face *= grid.n[b] / d[b];
+    cost += face;
+  }
+  return cost;
+}
+
+Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested, int halo)
+    : grid_(grid), comm_(comm), halo_(halo) {
+  const int ranks = comm.size();
+  if (requested.volume() > 0) {
+    check_requested(grid, requested, ranks);
+    dims_ = requested;
+  } else {
+    dims_ = best_dims(grid, ranks, halo);
+    if (dims_.volume() == 0)
+      throw Error("decomposition: no process grid splits " + std::to_string(grid.n.x) + "x" +
+                  std::to_string(grid.n.y) + "x" + std::to_string(grid.n.z) +
+                  " cells evenly over " + std::to_string(ranks) + " ranks");
+  }
+  // Row-major placement: rank r holds coords (r % px, r / px % py, r / px / py).
+  const int r = comm.rank();
+  coords_ = {r % dims_.x, r / dims_.x % dims_.y, r / dims_.x / dims_.y};
+  for (int a = 0; a < 3; ++a) {
+    local_[a] = grid.n[a] / dims_[a];
+    offset_[a] = coords_[a] * local_[a];
+    if (grid.active(a) && local_[a] < halo_)
+      throw Error(std::string("decomposition: ") + std::to_string(local_[a]) +
+                  " cells per rank along " + kAxis[a] + " are fewer than the halo width " +
+                  std::to_string(halo_));
+  }
+}
+
+int Decomposition::neighbor(Int3 dir) const {
+  Int3 c;
+  for (int a = 0; a < 3; ++a) {
+    c[a] = coords_[a] + dir[a];
+    if (c[a] < 0 || c[a] >= dims_[a]) {
+      if (!grid_.periodic[a] || !grid_.active(a)) return MPI_PROC_NULL;
+      c[a] = (c[a] + dims_[a]) % dims_[a];
+    }
+  }
+  return c.x + dims_.x * (c.y + dims_.y * c.z);
+}
+
+}  // namespace staghorn

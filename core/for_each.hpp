@@ -1,0 +1,131 @@
+#pragma once
+// Single-source parallel loops: a kernel is a functor `void operator()(int i, int j, int k) const`
+// marked SH_HD. The same source runs on the `cpu` backend (OpenMP) and, in translation units
+// compiled by nvcc, on the `cuda` backend.
+
+#include <omp.h>
+
+#include <limits>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/error.hpp"
+#include "core/geometry.hpp"
+
+#if defined(__CUDACC__)
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+#endif
+
+namespace staghorn {
+
+// Reduction operators. MaxOp propagates NaN so that a broken state can never look converged.
+struct MaxOp {
+  SH_HD real operator()(real a, real b) const { return (a != a || a > b) ? a : b; }
+  static constexpr real identity() { return -std::numeric_limits<real>::infinity(); }
+};
+struct SumOp {
+  SH_HD real operator()(real a, real b) const { return a + b; }
+  static constexpr real identity() { return 0.0; }
+};
+
+#if defined(__CUDACC__)
+namespace detail {
+
+template <class F>
+__global__ void for_each_kernel(Region r, F f) {
+  const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = r.lo.z + blockIdx.z * blockDim.z + threadIdx.z;
+  if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
+}
+
+template <class F>
+void launch(CUstream_st* stream, const Region& r, const F& f) {
+  const Int3 e = r.extent();
+  const dim3 block(32, 8, 1);
+  const dim3 grid((e.x + block.x - 1) / block.x, (e.y + block.y - 1) / block.y,
+                  (e.z + block.z - 1) / block.z);
+  for_each_kernel<<<grid, block, 0, stream>>>(r, f);
+  check_launch("for_each kernel launch");
+}
+
+// Maps a linear index inside a region to the functor's value there.
+template <class F>
+struct AtLinear {
+  Region r;
+  F f;
+  SH_HD real operator()(long long idx) const {
+    const Int3 e = r.extent();
+    const int i = static_cast<int>(idx % e.x);
+    const int j = static_cast<int>(idx / e.x % e.y);
+    const int k = static_cast<int>(idx / e.x / e.y);
+    return f(r.lo.x + i, r.lo.y + j, r.lo.z + k);
+  }
+};
+
+}  // namespace detail
+#endif
+
+[[noreturn]] inline void not_compiled_for_cuda() {
+  throw Error("a kernel was launched on the cuda backend from code not compiled by nvcc");
+}
+
+template <class F>
+void for_each(const Exec& ex, const Region& r, Lane lane, const F& f) {
+  if (r.empty()) return;
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    detail::launch(ex.stream(lane), r, f);
+    return;
+#else
+    (void)lane;
+    not_compiled_for_cuda();
+#endif
+  }
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+#pragma omp simd
+      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+}
+
+template <class F>
+void for_each(const Exec& ex, const Region& r, const F& f) {
+  for_each(ex, r, Lane::inner, f);
+}
+
+// Reduces f(i, j, k) over a region with Op on this rank (callers combine ranks through Comm).
+// Waits for the result.
+template <class Op, class F>
+real reduce(const Exec& ex, const Region& r, Op op, const F& f) {
+  if (r.empty()) return Op::identity();
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    auto policy = thrust::cuda::par.on(ex.stream(Lane::inner));
+    return thrust::transform_reduce(policy, thrust::counting_iterator<long long>(0),
+                                    thrust::counting_iterator<long long>(r.size()),
+                                    detail::AtLinear<F>{r, f}, Op::identity(), op);
+#else
+    not_compiled_for_cuda();
+#endif
+  }
+  // Fixed partition per thread, combined in thread order: repeatable for a given thread count.
+  std::vector<real> partial(omp_get_max_threads(), Op::identity());
+#pragma omp parallel
+  {
+    real acc = Op::identity();
+#pragma omp for collapse(2) schedule(static)
+    for (int k = r.lo.z; k < r.hi.z; ++k)
+      for (int j = r.lo.y; j < r.hi.y; ++j)
+        for (int i = r.lo.x; i < r.hi.x; ++i) acc = op(acc, f(i, j, k));
+    partial[omp_get_thread_num()] = acc;
+  }
+  real total = Op::identity();
+  for (real p : partial) total = op(total, p);
+  return total;
+}
+
+}  // namespace staghorn

@@ -1,0 +1,49 @@
+#pragma once
+#include <vector>
+
+#include "core/decomposition.hpp"
+#include "core/field.hpp"
+#include "core/memory.hpp"
+
+namespace staghorn {
+
+// Fills the halos of all fields of a model at once from their owners: 6 sides, 12 edges and
+// 8 corners (edges and corners skippable), one message per neighbour and segment, tagged with
+// the segment's direction, packed into contiguous buffers by kernels on the boundary lane.
+// A periodic axis held by one rank exchanges with itself through the same segments.
+class HaloExchange {
+ public:
+  HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex,
+               bool corners = true);
+
+  // Blocking exchange: on return every halo cell with an owner holds the owner's value.
+  void exchange(const std::vector<Field*>& fields);
+
+  // Local regions one segment sends (interior slab) and receives (halo slab) in direction `dir`.
+  static Region send_region(const Layout& layout, Int3 dir);
+  static Region recv_region(const Layout& layout, Int3 dir);
+  int segments() const { return static_cast<int>(segs_.size()); }
+
+ private:
+  struct Segment {
+    Int3 dir;
+    int peer;
+    int opposite;  // index of the segment in direction -dir
+    Region send, recv;
+    std::size_t offset;  // cells into the buffers, per field
+  };
+  void reserve(std::size_t fields);
+  void pack(const std::vector<Field*>& fields);
+  void transfer(std::size_t nfields);
+  void unpack(const std::vector<Field*>& fields);
+
+  const Decomposition& dec_;
+  Layout layout_;
+  Exec ex_;
+  std::vector<Segment> segs_;
+  std::size_t cells_per_field_ = 0;
+  Buffer<real> send_, recv_;            // in the backend's memory
+  Buffer<real> host_send_, host_recv_;  // pinned staging when the backend is a GPU
+};
+
+}  // namespace staghorn

@@ -1,0 +1,70 @@
+#include "core/memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/error.hpp"
+
+#ifdef STAGHORN_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace staghorn {
+
+void* allocate_bytes(Space space, std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  switch (space) {
+    case Space::host: {
+      const std::size_t rounded = (bytes + 63) / 64 * 64;  // aligned_alloc wants a multiple
+      p = std::aligned_alloc(64, rounded);
+      break;
+    }
+#ifdef STAGHORN_HAVE_CUDA
+    case Space::pinned: check_cuda(cudaMallocHost(&p, bytes), "cudaMallocHost"); break;
+    case Space::device: check_cuda(cudaMalloc(&p, bytes), "cudaMalloc"); break;
+#else
+    case Space::pinned: p = std::malloc(bytes); break;
+    case Space::device: throw Error("device memory requested in a build without CUDA");
+#endif
+  }
+  if (!p) throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
+  return p;
+}
+
+void release_bytes(Space space, void* p) noexcept {
+  if (!p) return;
+#ifdef STAGHORN_HAVE_CUDA
+  if (space == Space::device) return (void)cudaFree(p);
+  if (space == Space::pinned) return (void)cudaFreeHost(p);
+#else
+  (void)space;
+#endif
+  std::free(p);
+}
+
+void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stream) {
+  if (bytes == 0) return;
+#ifdef STAGHORN_HAVE_CUDA
+  if (stream) {
+    check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), "cudaMemcpyAsync");
+    return;
+  }
+  cudaPointerAttributes a{}, b{};
+  const bool dev = (cudaPointerGetAttributes(&a, dst) == cudaSuccess && a.type == cudaMemoryTypeDevice) ||
+                   (cudaPointerGetAttributes(&b, src) == cudaSuccess && b.type == cudaMemoryTypeDevice);
+  cudaGetLastError();
+  if (dev) {
+    // Kernels run on non-blocking streams that a plain cudaMemcpy does not wait for.
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    check_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  std::memcpy(dst, src, bytes);
+}
+
+}  // namespace staghorn
