@@ -57,6 +57,16 @@ bool Comm::any(bool flag) const {
   return global != 0;
 }
 
+int Comm::node_rank() const {
+  MPI_Comm node;
+  check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
 void Comm::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
 
 }  // namespace staghorn

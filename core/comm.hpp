@@ -31,6 +31,8 @@ class Comm {
   // True on every rank if `flag` is true on any rank.
   bool any(bool flag) const;
   void barrier() const;
+  // Rank among the ranks of this node (to pick a GPU).
+  int node_rank() const;
 
  private:
   MPI_Comm comm_;

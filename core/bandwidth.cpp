@@ -1,0 +1,74 @@
+#include "core/bandwidth.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/memory.hpp"
+#include "core/timer.hpp"
+
+#ifdef STAGHORN_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace staghorn {
+namespace {
+
+constexpr int kRepeats = 7;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double host_copy_seconds(double* dst, const double* src, std::size_t n) {
+  Timer t;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+  return t.seconds();
+}
+
+#ifdef STAGHORN_HAVE_CUDA
+double device_copy_seconds(void* dst, const void* src, std::size_t bytes, cudaStream_t s) {
+  cudaEvent_t a, b;
+  check_cuda(cudaEventCreate(&a), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&b), "cudaEventCreate");
+  check_cuda(cudaEventRecord(a, s), "cudaEventRecord");
+  check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+  check_cuda(cudaEventRecord(b, s), "cudaEventRecord");
+  check_cuda(cudaEventSynchronize(b), "cudaEventSynchronize");
+  float ms = 0;
+  check_cuda(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms * 1e-3;
+}
+#endif
+
+}  // namespace
+
+double copy_bandwidth(const Exec& ex, std::size_t bytes) {
+  const std::size_t n = bytes / sizeof(double);
+  std::vector<double> seconds;
+  if (ex.on_device()) {
+#ifdef STAGHORN_HAVE_CUDA
+    Buffer<double> src(Space::device, n), dst(Space::device, n);
+    check_cuda(cudaMemset(src.data(), 1, src.bytes()), "cudaMemset");
+    cudaStream_t s = ex.stream(Lane::inner);
+    device_copy_seconds(dst.data(), src.data(), src.bytes(), s);  // warm-up
+    for (int r = 0; r < kRepeats; ++r)
+      seconds.push_back(device_copy_seconds(dst.data(), src.data(), src.bytes(), s));
+#endif
+  } else {
+    Buffer<double> src(Space::host, n), dst(Space::host, n);
+    // First touch by the threads that will copy, so pages sit near them.
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) src.data()[i] = dst.data()[i] = 1.0;
+    host_copy_seconds(dst.data(), src.data(), n);
+    for (int r = 0; r < kRepeats; ++r) seconds.push_back(host_copy_seconds(dst.data(), src.data(), n));
+  }
+  return 2.0 * n * sizeof(double) / median(seconds) / 1e9;
+}
+
+}  // namespace staghorn

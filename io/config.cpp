@@ -1,0 +1,79 @@
+#include "io/config.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace staghorn::io {
+namespace {
+
+// Line and column of a byte offset, for syntax errors.
+std::string position(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+}  // namespace
+
+json load_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("config file '" + path + "': cannot be opened (missing or unreadable)");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  try {
+    return json::parse(text, nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw ConfigError("config file '" + path + "': malformed JSON at " + position(text, e.byte) +
+                      " (" + e.what() + ")");
+  }
+}
+
+void apply_override(json& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + assignment + ": expected path=value");
+  std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json value = json::parse(text, nullptr, false);
+  if (value.is_discarded()) value = text;
+
+  int index = -1;
+  if (const auto lb = path.find('['); lb != std::string::npos) {
+    const auto rb = path.find(']', lb);
+    try {
+      if (rb != path.size() - 1) throw std::invalid_argument("index");
+      index = std::stoi(path.substr(lb + 1, rb - lb - 1));
+    } catch (const std::exception&) {
+      throw ConfigError("--set " + assignment + ": bad array index in '" + path + "'");
+    }
+    path = path.substr(0, lb);
+  }
+  json* node = &config;
+  std::stringstream ss(path);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw ConfigError("--set " + assignment + ": empty key in '" + path + "'");
+    if (!node->is_object()) *node = json::object();
+    node = &(*node)[part];
+  }
+  if (index < 0) {
+    *node = value;
+    return;
+  }
+  if (!node->is_array() || index >= static_cast<int>(node->size()))
+    throw ConfigError("--set " + assignment + ": " + path + " has no element " +
+                      std::to_string(index) + " (set the whole array instead)");
+  (*node)[index] = value;
+}
+
+json load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  json config = load_json_file(path);
+  if (!config.is_object()) throw ConfigError("config file '" + path + "': top level must be an object");
+  for (const auto& o : overrides) apply_override(config, o);
+  return config;
+}
+
+}  // namespace staghorn::io

@@ -1,0 +1,30 @@
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "core/timer.hpp"
+
+namespace staghorn::io {
+
+// One line per report interval on long runs: step, model time, solver iterations, residual,
+// throughput and the estimated time to the end. Prints only where `enabled` (rank 0).
+class Progress {
+ public:
+  Progress(std::ostream& out, bool enabled, double interval_s, long long first_step,
+           long long last_step);
+  // After each step: cumulative cell updates since the start give the throughput.
+  void step(long long step, double time, long long iterations, double residual,
+            double cell_updates);
+
+ private:
+  std::ostream& out_;
+  bool enabled_;
+  double interval_;
+  long long first_, last_;
+  Timer clock_;
+  double last_report_ = -1;
+};
+
+std::string format_duration(double seconds);
+
+}  // namespace staghorn::io

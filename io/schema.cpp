@@ -1,0 +1,205 @@
+#include "io/schema.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace staghorn::io {
+namespace {
+
+std::vector<std::string> split(const std::string& path) {
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+  return parts;
+}
+
+std::string join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
+
+std::string kind_of(const json& v) {
+  if (v.is_number_integer()) return "integer";
+  if (v.is_number()) return "number";
+  return v.type_name();
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw ConfigError(path + ": " + what);
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void check_range(const Option& o, const std::string& path, double v) {
+  if (!std::isfinite(v)) fail(path, "must be a finite number");
+  std::ostringstream got;
+  got << std::setprecision(12) << v;
+  if (o.min && (o.min_exclusive ? v <= *o.min : v < *o.min)) {
+    std::ostringstream lim;
+    lim << *o.min;
+    fail(path, std::string("must be ") + (o.min_exclusive ? "> " : ">= ") + lim.str() + ", got " +
+                   got.str());
+  }
+  if (o.max && v > *o.max) {
+    std::ostringstream lim;
+    lim << *o.max;
+    fail(path, "must be <= " + lim.str() + ", got " + got.str());
+  }
+}
+
+void check_scalar(const Option& o, const std::string& path, const json& v, Type t) {
+  switch (t) {
+    case Type::integer:
+      if (!v.is_number_integer()) fail(path, "expected an integer, got " + v.dump() + " (" + kind_of(v) + ")");
+      check_range(o, path, v.get<double>());
+      return;
+    case Type::number:
+      if (!v.is_number()) fail(path, "expected a number, got " + v.dump() + " (" + kind_of(v) + ")");
+      check_range(o, path, v.get<double>());
+      return;
+    case Type::boolean:
+      if (!v.is_boolean()) fail(path, "expected true or false, got " + v.dump() + " (" + kind_of(v) + ")");
+      return;
+    default:
+      if (!v.is_string()) fail(path, "expected a string, got " + v.dump() + " (" + kind_of(v) + ")");
+      if (!o.choices.empty() &&
+          std::find(o.choices.begin(), o.choices.end(), v.get<std::string>()) == o.choices.end()) {
+        std::string list;
+        for (const auto& c : o.choices) list += (list.empty() ? "" : ", ") + c;
+        fail(path, "must be one of " + list + ", got " + v.dump());
+      }
+  }
+}
+
+void check_value(const Option& o, const std::string& path, const json& v) {
+  if (v.is_null()) {
+    if (o.fallback.is_null()) return;
+    fail(path, "may not be null");
+  }
+  Type element;
+  switch (o.type) {
+    case Type::int3: element = Type::integer; break;
+    case Type::number3: element = Type::number; break;
+    case Type::bool3: element = Type::boolean; break;
+    default: return check_scalar(o, path, v, o.type);
+  }
+  if (!v.is_array() || v.size() != 3)
+    fail(path, "expected an array of 3 " + to_string(element) + "s, got " + v.dump());
+  for (std::size_t i = 0; i < 3; ++i)
+    check_scalar(o, path + "[" + std::to_string(i) + "]", v[i], element);
+}
+
+}  // namespace
+
+std::string to_string(Type t) {
+  switch (t) {
+    case Type::integer: return "integer";
+    case Type::number: return "number";
+    case Type::boolean: return "boolean";
+    case Type::string: return "string";
+    case Type::int3: return "[integer x3]";
+    case Type::number3: return "[number x3]";
+    case Type::bool3: return "[boolean x3]";
+  }
+  return "?";
+}
+
+Option& Schema::add(std::string path, Type type, json fallback, std::string description) {
+  options_.push_back(Option{std::move(path), type, std::move(fallback), std::move(description)});
+  return options_.back();
+}
+
+const Option* Schema::find(const std::string& path) const {
+  for (const auto& o : options_)
+    if (o.path == path) return &o;
+  return nullptr;
+}
+
+bool Schema::is_section(const std::string& path) const {
+  const std::string prefix = path + ".";
+  return std::any_of(options_.begin(), options_.end(),
+                     [&](const Option& o) { return o.path.rfind(prefix, 0) == 0; });
+}
+
+void Schema::check_object(const json& obj, const std::string& prefix) const {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string path = join(prefix, it.key());
+    if (const Option* o = find(path)) {
+      check_value(*o, path, it.value());
+    } else if (is_section(path)) {
+      if (!it.value().is_object()) fail(path, "expected an object, got " + it.value().dump());
+      check_object(it.value(), path);
+    } else {
+      // Suggest the closest key of the same section.
+      std::string best;
+      std::size_t best_d = 3;
+      for (const auto& o : options_) {
+        const auto parts = split(o.path);
+        const auto depth = split(path).size();
+        if (parts.size() < depth) continue;
+        std::string cand;
+        for (std::size_t i = 0; i < depth; ++i) cand = join(cand, parts[i]);
+        const std::size_t d = edit_distance(cand, path);
+        if (d < best_d) best_d = d, best = cand;
+      }
+      fail(path, "unknown key" + (best.empty() ? std::string() : " (did you mean " + best + "?)"));
+    }
+  }
+}
+
+json Schema::resolve(const json& user) const {
+  if (!user.is_object()) throw ConfigError("config: the top level must be a JSON object");
+  check_object(user, "");
+  json out = json::object();
+  for (const auto& o : options_) {
+    json* node = &out;
+    const json* given = &user;
+    for (const auto& part : split(o.path)) {
+      node = &(*node)[part];
+      given = (given && given->is_object() && given->contains(part)) ? &(*given)[part] : nullptr;
+    }
+    *node = given ? *given : o.fallback;
+  }
+  return out;
+}
+
+void Schema::describe(std::ostream& out) const {
+  std::string section;
+  for (const auto& o : options_) {
+    const std::string s = o.path.substr(0, o.path.find('.'));
+    if (s != section) out << "\n[" << (section = s) << "]\n";
+    out << "  " << o.path << " (" << to_string(o.type) << ", default " << o.fallback.dump();
+    if (o.min) out << ", " << (o.min_exclusive ? "> " : ">= ") << *o.min;
+    if (o.max) out << ", <= " << *o.max;
+    if (!o.choices.empty()) {
+      out << ", one of";
+      for (const auto& c : o.choices) out << " " << c;
+    }
+    out << ")\n      " << o.description << "\n";
+  }
+}
+
+const json& at_path(const json& config, const std::string& path) {
+  const json* node = &config;
+  for (const auto& part : split(path)) {
+    if (!node->is_object() || !node->contains(part)) throw ConfigError(path + ": missing");
+    node = &(*node)[part];
+  }
+  return *node;
+}
+
+}  // namespace staghorn::io

@@ -1,0 +1,65 @@
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace staghorn::io {
+
+using json = nlohmann::json;
+
+// A configuration the user must fix: the message starts with the JSON path of the offending key.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+enum class Type { integer, number, boolean, string, int3, number3, bool3 };
+std::string to_string(Type t);
+
+// One documented key: its JSON path (dots between objects), type, default and meaning, and the
+// values it accepts. A default of null means "unset" and accepts null from the user too.
+struct Option {
+  std::string path;
+  Type type;
+  json fallback;
+  std::string description;
+  std::optional<double> min, max;
+  bool min_exclusive = false;
+  std::vector<std::string> choices;
+
+  Option& at_least(double v) { return min = v, min_exclusive = false, *this; }
+  Option& above(double v) { return min = v, min_exclusive = true, *this; }
+  Option& at_most(double v) { return max = v, *this; }
+  Option& one_of(std::vector<std::string> c) { return choices = std::move(c), *this; }
+};
+
+// The schema of a run: every key any layer (run, solver, model) accepts.
+class Schema {
+ public:
+  Option& add(std::string path, Type type, json fallback, std::string description);
+
+  // Checks `user` against the schema and returns it completed with the defaults. Unknown keys,
+  // wrong types and out-of-range values throw ConfigError naming the path, e.g.
+  // "grid.n[2]: must be >= 1, got 0".
+  json resolve(const json& user) const;
+  // All keys with type, default and description, grouped by section.
+  void describe(std::ostream& out) const;
+  const std::deque<Option>& options() const { return options_; }
+
+ private:
+  const Option* find(const std::string& path) const;
+  bool is_section(const std::string& path) const;
+  void check_object(const json& obj, const std::string& prefix) const;
+  std::deque<Option> options_;  // stable references for add()'s chaining
+};
+
+// Value at a dotted path of a resolved config (throws ConfigError if absent).
+const json& at_path(const json& config, const std::string& path);
+
+}  // namespace staghorn::io

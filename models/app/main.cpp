@@ -1,0 +1,118 @@
+// The staghorn command: run, check and describe models from JSON configs.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "core/error.hpp"
+#include "io/schema.hpp"
+#include "models/app/registry.hpp"
+#include "models/app/run.hpp"
+
+namespace {
+
+using namespace staghorn;
+
+constexpr const char* kUsage = R"(usage:
+  staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--dry-run]
+  staghorn check CONFIG [--set path=value]...
+  staghorn describe [MODEL]
+  staghorn --help | --version
+Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
+2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors.
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Command {
+  std::string verb;
+  app::RunRequest request;
+  bool dry_run = false;
+  std::string model;
+};
+
+Command parse(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) throw UsageError("no command given");
+  Command c;
+  c.verb = args[0];
+  auto value = [&](std::size_t& i) {
+    if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value");
+    return args[++i];
+  };
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--set") c.request.overrides.push_back(value(i));
+    else if (a == "--output") c.request.output_dir = value(i);
+    else if (a == "--restart") c.request.restart = value(i);
+    else if (a == "--dry-run") c.dry_run = true;
+    else if (a.rfind("--", 0) == 0) throw UsageError("unknown option " + a);
+    else if (c.verb == "describe" && c.model.empty()) c.model = a;
+    else if (c.request.config_path.empty() && c.verb != "describe") c.request.config_path = a;
+    else throw UsageError("unexpected argument " + a);
+  }
+  if ((c.verb == "run" || c.verb == "check") && c.request.config_path.empty())
+    throw UsageError(c.verb + " needs a CONFIG file");
+  return c;
+}
+
+void describe(const std::string& name, std::ostream& out) {
+  if (name.empty()) {
+    out << "models:\n";
+    for (const auto& m : app::models()) out << "  " << m.name << ": " << m.summary << "\n";
+    out << "`staghorn describe MODEL` lists every configuration key of a model.\n";
+    return;
+  }
+  const ModelInfo& m = app::find_model(name);
+  out << m.name << ": " << m.summary << "\nconfiguration keys (type, default, accepted values):\n";
+  app::schema_for(m).describe(out);
+}
+
+int execute(const Command& c, const Comm& comm) {
+  if (c.verb == "describe") {
+    if (comm.root()) describe(c.model, std::cout);
+  } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {
+    app::check(c.request, comm, std::cout);
+  } else if (c.verb == "run") {
+    app::run(c.request, comm, std::cout);
+  } else {
+    throw UsageError("unknown command " + c.verb);
+  }
+  return 0;
+}
+
+int report(const Comm& comm, const char* kind, const std::exception& e, int code) {
+  // Every rank fails alike on bad input; for other errors a lone failing rank must not leave the
+  // others waiting in a collective.
+  if (comm.root() || code != 1) std::cerr << "staghorn: " << kind << ": " << e.what() << std::endl;
+  if (code != 1 && comm.size() > 1) MPI_Abort(comm.get(), code);
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") return std::cout << kUsage, 0;
+    if (a == "--version") return std::cout << "staghorn " << STAGHORN_VERSION << "\n", 0;
+  }
+  MpiSession mpi(&argc, &argv);
+  const Comm comm;
+  try {
+    return execute(parse(argc, argv), comm);
+  } catch (const UsageError& e) {
+    if (comm.root()) std::cerr << "staghorn: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const io::ConfigError& e) {
+    return report(comm, "error", e, 1);
+  } catch (const NumericalError& e) {
+    return report(comm, "numerical failure", e, 3);
+  } catch (const Error& e) {
+    return report(comm, "error", e, 1);
+  } catch (const std::exception& e) {
+    return report(comm, "internal error", e, 4);
+  }
+}

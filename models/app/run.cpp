@@ -1,0 +1,191 @@
+#include "models/app/run.hpp"
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+
+#include "core/bandwidth.hpp"
+#include "core/decomposition.hpp"
+#include "io/config.hpp"
+#include "io/progress.hpp"
+#include "io/records.hpp"
+#include "io/snapshot.hpp"
+#include "models/app/registry.hpp"
+#include "models/app/settings.hpp"
+#include "solvers/time_loop.hpp"
+
+namespace staghorn::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Everything a run needs, checked, before anything is written.
+struct Setup {
+  io::json config;
+  RunSettings settings;
+  const ModelInfo* model = nullptr;
+  Exec exec;
+  std::unique_ptr<Decomposition> dec;
+};
+
+Exec make_exec(const std::string& backend, const Comm& comm) {
+  if (parse_backend(backend) == Backend::cpu) return Exec::cpu();
+  return Exec::cuda(comm.node_rank() % cuda_device_count());
+}
+
+Setup prepare(const RunRequest& request, const Comm& comm) {
+  Setup s;
+  s.config = resolve_config(request);
+  s.settings = RunSettings::from(s.config);
+  s.model = &find_model(s.settings.model);
+  s.exec = make_exec(s.settings.backend, comm);
+  s.dec = std::make_unique<Decomposition>(s.settings.grid, comm, s.settings.dims, s.model->halo);
+  const std::string& restart = s.settings.restart;
+  if (!restart.empty() && !fs::is_regular_file(restart))
+    throw io::ConfigError("restart: snapshot '" + restart + "' does not exist");
+  return s;
+}
+
+std::string snapshot_path(const RunSettings& s, long long step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "_%06lld.nc", step);
+  return (fs::path(s.output_dir) / (s.prefix + name)).string();
+}
+
+std::vector<std::string> series_columns(Model& model) {
+  std::vector<std::string> cols{"step", "time", "iterations", "residual", "seconds"};
+  for (const auto& d : model.diagnostics()) cols.push_back(d.first);
+  return cols;
+}
+
+double max_residual(const StepReport& r) {
+  double m = 0;
+  for (const auto& e : r.residuals) m = std::max(m, e.norm);
+  return m;
+}
+
+std::string now_utc() {
+  char buf[32];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+io::json resolve_config(const RunRequest& request) {
+  io::json user = io::load_config(request.config_path, request.overrides);
+  if (request.output_dir) {
+    if (!user.contains("output") || !user["output"].is_object()) user["output"] = io::json::object();
+    user["output"]["dir"] = *request.output_dir;
+  }
+  if (request.restart) user["restart"] = *request.restart;
+  const io::json model = user.contains("model") ? user["model"] : io::json("diffusion");
+  if (!model.is_string())
+    throw io::ConfigError("model: expected a string, got " + model.dump());
+  return schema_for(find_model(model.get<std::string>())).resolve(user);
+}
+
+void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
+  const Setup s = prepare(request, comm);
+  if (!comm.root()) return;
+  const Int3 d = s.dec->dims(), l = s.dec->local_cells();
+  out << s.config.dump(2) << "\n";
+  out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
+      << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block "
+      << l.x << " x " << l.y << " x " << l.z << " cells\n";
+}
+
+io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
+  Setup s = prepare(request, comm);
+  const RunSettings& rs = s.settings;
+  std::unique_ptr<Model> model = s.model->create({s.config, *s.dec, s.exec});
+
+  LoopState state;
+  if (!rs.restart.empty()) {
+    const io::SnapshotMeta meta = io::read_snapshot(rs.restart, *s.dec, model->state_fields());
+    if (meta.model != rs.model)
+      throw io::ConfigError("restart: '" + rs.restart + "' holds model " + meta.model + ", not " +
+                            rs.model);
+    model->refresh();
+    state = {meta.step, meta.time};
+  }
+  if (state.step > rs.steps)
+    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) + " is before the restart's step " +
+                          std::to_string(state.step));
+
+  // Every check has passed: from here on the output directory is ours.
+  if (comm.root()) fs::create_directories(rs.output_dir);
+  comm.barrier();
+  const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump()};
+  auto write = [&](const LoopState& st) {
+    io::SnapshotMeta meta = meta0;
+    meta.step = st.step, meta.time = st.time;
+    io::write_snapshot(snapshot_path(rs, st.step), *s.dec, model->output_fields(), meta);
+  };
+  std::unique_ptr<io::CsvSeries> series;
+  const auto columns = series_columns(*model);
+  if (comm.root())
+    series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
+                                             columns, !rs.restart.empty());
+  if (rs.restart.empty() && rs.output_initial) write(state);
+
+  const long long first_step = state.step;
+  const double cells = static_cast<double>(rs.grid.cells());
+  long long iterations = 0;
+  double solve_seconds = 0;
+  std::string last_written = rs.restart;
+  io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
+  TimeLoop::Hooks hooks;
+  hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
+    iterations += r.iterations;
+    solve_seconds += seconds;
+    std::vector<double> row{double(st.step), st.time, double(r.iterations), max_residual(r), seconds};
+    for (const auto& d : model->diagnostics()) row.push_back(d.second);
+    if (series) series->row(row);
+    progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
+  };
+  hooks.output = [&](const LoopState& st) {
+    write(st);
+    last_written = snapshot_path(rs, st.step);
+  };
+  try {
+    state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(*model, state, hooks);
+  } catch (const NumericalError& e) {
+    throw NumericalError(std::string(e.what()) + "; the last good snapshot is " +
+                         (last_written.empty() ? std::string("none") : "'" + last_written + "'"));
+  }
+
+  const double per_rank_bytes = model->bytes_per_cell_iteration() * cells / comm.size();
+  const double t_it = iterations > 0 ? solve_seconds / iterations : 0;
+  io::json m;
+  m["model"] = rs.model;
+  m["backend"] = to_string(s.exec.backend());
+  m["device"] = s.exec.description();
+  m["ranks"] = comm.size();
+  m["grid"] = {rs.grid.n.x, rs.grid.n.y, rs.grid.n.z};
+  m["process_grid"] = {s.dec->dims().x, s.dec->dims().y, s.dec->dims().z};
+  m["steps"] = state.step - first_step;
+  m["iterations"] = iterations;
+  m["wall_time_s"] = solve_seconds;
+  m["time_per_iteration_s"] = t_it;
+  m["cell_updates_per_s"] = t_it > 0 ? cells / t_it : 0;
+  m["bytes_per_cell_iteration"] = model->bytes_per_cell_iteration();
+  m["T_eff_GBs"] = t_it > 0 ? per_rank_bytes * comm.size() / t_it / 1e9 : 0;
+  m["T_eff_per_rank_GBs"] = t_it > 0 ? per_rank_bytes / t_it / 1e9 : 0;
+  if (rs.measure_copy_bandwidth && t_it > 0) {
+    const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
+    m["copy_bandwidth_GBs"] = comm.sum(bw) / comm.size();
+    m["T_eff_fraction"] = m["T_eff_per_rank_GBs"].get<double>() / m["copy_bandwidth_GBs"].get<double>();
+  }
+  m["output_dir"] = rs.output_dir;
+  m["finished"] = now_utc();
+  if (comm.root()) {
+    io::append_json_line((fs::path(rs.output_dir) / "metrics.jsonl").string(), m);
+    out << m.dump() << std::endl;
+  }
+  return m;
+}
+
+}  // namespace staghorn::app

@@ -1,0 +1,65 @@
+#include "models/app/settings.hpp"
+
+namespace staghorn::app {
+
+void add_run_options(io::Schema& s) {
+  using io::Type;
+  s.add("model", Type::string, "diffusion", "The model to run (staghorn describe lists them)");
+  s.add("backend", Type::string, "auto",
+        "Where kernels run: cpu (OpenMP), cuda, or auto (a GPU when one is visible)")
+      .one_of({"auto", "cpu", "cuda"});
+  s.add("grid.n", Type::int3, io::json::array({64, 64, 1}),
+        "Global cells (nx, ny, nz); nz = 1 is a 2-D run").at_least(1);
+  s.add("grid.length", Type::number3, io::json::array({1.0, 1.0, 1.0}),
+        "Domain size along each axis").above(0);
+  s.add("grid.origin", Type::number3, io::json::array({0.0, 0.0, 0.0}),
+        "Coordinates of the domain's low corner");
+  s.add("grid.periodic", Type::bool3, io::json::array({false, false, false}),
+        "Periodic axes; the others are bounded and take the model's boundary conditions");
+  s.add("grid.units", Type::string, "1", "Units of length written with the coordinates");
+  s.add("decomposition.dims", Type::int3, io::json::array({0, 0, 0}),
+        "Process grid (px, py, pz); all zeros: the one with the fewest halo cells per rank")
+      .at_least(0);
+  s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);
+  s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
+      .at_least(0);
+  s.add("output.dir", Type::string, "staghorn-output",
+        "Directory for snapshots, diagnostics.csv and metrics.jsonl (--output overrides)");
+  s.add("output.every", Type::integer, 0,
+        "Write a snapshot every this many steps (0: only the last step)").at_least(0);
+  s.add("output.initial", Type::boolean, true, "Also write the initial state (step 0)");
+  s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
+  s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")
+      .at_least(0);
+  s.add("restart", Type::string, "",
+        "Snapshot to continue from (its step and time; time.steps is the step to reach)");
+  s.add("metrics.copy_bandwidth", Type::boolean, true,
+        "Measure the copy bandwidth at the end of the run, to report T_eff as a fraction of it");
+}
+
+RunSettings RunSettings::from(const io::json& c) {
+  using io::at_path;
+  RunSettings r;
+  r.model = at_path(c, "model").get<std::string>();
+  r.backend = at_path(c, "backend").get<std::string>();
+  for (int a = 0; a < 3; ++a) {
+    r.grid.n[a] = at_path(c, "grid.n")[a].get<int>();
+    r.grid.length[a] = at_path(c, "grid.length")[a].get<double>();
+    r.grid.origin[a] = at_path(c, "grid.origin")[a].get<double>();
+    r.grid.periodic[a] = at_path(c, "grid.periodic")[a].get<bool>();
+    r.dims[a] = at_path(c, "decomposition.dims")[a].get<int>();
+  }
+  r.grid.units = at_path(c, "grid.units").get<std::string>();
+  r.dt = at_path(c, "time.dt").get<double>();
+  r.steps = at_path(c, "time.steps").get<long long>();
+  r.output_dir = at_path(c, "output.dir").get<std::string>();
+  r.output_every = at_path(c, "output.every").get<long long>();
+  r.output_initial = at_path(c, "output.initial").get<bool>();
+  r.prefix = at_path(c, "output.prefix").get<std::string>();
+  r.log_interval = at_path(c, "log.interval").get<double>();
+  r.restart = at_path(c, "restart").get<std::string>();
+  r.measure_copy_bandwidth = at_path(c, "metrics.copy_bandwidth").get<bool>();
+  return r;
+}
+
+}  // namespace staghorn::app

@@ -1,0 +1,31 @@
+#pragma once
+#include <string>
+
+#include "core/grid.hpp"
+#include "io/schema.hpp"
+
+namespace staghorn::app {
+
+// The keys every run has, whatever its model: backend, grid, decomposition, time, output, log.
+void add_run_options(io::Schema& schema);
+
+// Those keys, read from a resolved config.
+struct RunSettings {
+  std::string model;
+  std::string backend;
+  Grid grid;
+  Int3 dims;  // process grid; zeros: chosen automatically
+  double dt = 0;
+  long long steps = 0;
+  long long output_every = 0;
+  bool output_initial = true;
+  std::string output_dir;
+  std::string prefix;
+  double log_interval = 0;
+  std::string restart;
+  bool measure_copy_bandwidth = true;
+
+  static RunSettings from(const io::json& config);
+};
+
+}  // namespace staghorn::app

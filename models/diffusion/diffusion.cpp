@@ -1,0 +1,131 @@
+#include "models/diffusion/diffusion.hpp"
+
+#include <cmath>
+
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+
+namespace staghorn::diffusion {
+namespace {
+
+Layout layout_of(const Decomposition& dec) {
+  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
+}
+
+Material material_from(const io::json& c) {
+  Material m;
+  m.D0 = io::at_path(c, "diffusion.D0").get<real>();
+  m.n = io::at_path(c, "diffusion.exponent").get<real>();
+  m.n_int = (m.n == std::floor(m.n) && m.n <= 8) ? static_cast<int>(m.n) : -1;
+  return m;
+}
+
+SideBcs bcs_from(const io::json& c) {
+  SideBcs bcs;
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (int s = 0; s < 6; ++s) {
+    const std::string p = std::string("diffusion.boundary.") + sides[s];
+    bcs[s] = {parse_bc_kind(io::at_path(c, p + ".type").get<std::string>()),
+              io::at_path(c, p + ".value").get<real>()};
+  }
+  return bcs;
+}
+
+}  // namespace
+
+Diffusion::Diffusion(const ModelContext& ctx)
+    : dec_(ctx.dec),
+      ex_(ctx.exec),
+      layout_(layout_of(ctx.dec)),
+      H_("H", Location::cell, layout_, ex_.backend(), "1", "diffused quantity H"),
+      H_new_("H_new", Location::cell, layout_, ex_.backend()),
+      H_old_("H_old", Location::cell, layout_, ex_.backend()),
+      dHdtau_("dHdtau", Location::cell, layout_, ex_.backend()),
+      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
+      bcs_(bcs_from(ctx.config)),
+      mat_(material_from(ctx.config)),
+      solver_(pt::Options::from(ctx.config)) {
+  for (Field* f : {&H_, &H_new_, &H_old_, &dHdtau_}) fill(ex_, *f, 0);
+  set_initial(io::at_path(ctx.config, "diffusion.initial"));
+  refresh();
+}
+
+void Diffusion::refresh() {
+  halo_.exchange({&H_});
+  apply_boundaries(ex_, dec_, H_, bcs_);
+}
+
+StepReport Diffusion::advance(real dt) {
+  const pt::SolveReport r = solver_.solve(*this, dt);
+  return {r.iterations, r.residuals};
+}
+
+void Diffusion::begin_solve(real dt) {
+  dt_ = dt;
+  copy(ex_, H_old_, H_);
+  fill(ex_, dHdtau_, 0);
+}
+
+template <int Dim>
+Physics<Dim> Diffusion::physics() const {
+  const Grid& g = dec_.grid();
+  return {H_.view(), H_old_.view(), mat_, dt_,
+          1 / g.spacing(0), 1 / g.spacing(1), 1 / g.spacing(2)};
+}
+
+template <int Dim>
+void Diffusion::iterate_dim(int count) {
+  const Grid& g = dec_.grid();
+  real sum_rdx2 = 0, slowest = 0;
+  for (int a = 0; a < Dim; ++a) {
+    sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
+    slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
+  }
+  const real cfl = solver_.options().cfl;
+  for (int it = 0; it < count; ++it) {
+    for_each(ex_, layout_.interior(),
+             Iteration<Dim>{physics<Dim>(), H_new_.view(), dHdtau_.view(), sum_rdx2, slowest, cfl});
+    H_.swap_data(H_new_);
+    refresh();
+  }
+}
+
+void Diffusion::iterate(int count) {
+  switch (dec_.grid().dims()) {
+    case 1: return iterate_dim<1>(count);
+    case 2: return iterate_dim<2>(count);
+    default: return iterate_dim<3>(count);
+  }
+}
+
+std::vector<pt::Residual> Diffusion::residuals() {
+  const Region in = layout_.interior();
+  real local = 0;
+  switch (dec_.grid().dims()) {
+    case 1: local = reduce(ex_, in, MaxOp{}, AbsResidual<1>{physics<1>()}); break;
+    case 2: local = reduce(ex_, in, MaxOp{}, AbsResidual<2>{physics<2>()}); break;
+    default: local = reduce(ex_, in, MaxOp{}, AbsResidual<3>{physics<3>()}); break;
+  }
+  return {{"H", dec_.comm().max(local)}};
+}
+
+namespace {
+struct CellValue {
+  View H;
+  real weight;
+  SH_HD real operator()(int i, int j, int k) const { return H(i, j, k) * weight; }
+};
+}  // namespace
+
+std::vector<Diagnostic> Diffusion::diagnostics() {
+  const Grid& g = dec_.grid();
+  real volume = 1;
+  for (int a = 0; a < g.dims(); ++a) volume *= g.spacing(a);
+  const Region in = layout_.interior();
+  const Comm& comm = dec_.comm();
+  return {{"mass", comm.sum(reduce(ex_, in, SumOp{}, CellValue{H_.view(), volume}))},
+          {"H_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{H_.view(), 1}))},
+          {"H_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{H_.view(), -1}))}};
+}
+
+}  // namespace staghorn::diffusion

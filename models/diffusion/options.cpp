@@ -1,0 +1,42 @@
+// The diffusion model's configuration keys and its entry in the model registry.
+#include "models/diffusion/diffusion.hpp"
+
+namespace staghorn::diffusion {
+
+void Diffusion::add_options(io::Schema& s) {
+  using io::Type;
+  pt::Options::add_to(s);
+  s.add("diffusion.D0", Type::number, 1.0, "Diffusivity scale D0 in D = D0 * H^n").above(0);
+  s.add("diffusion.exponent", Type::number, 0.0,
+        "Exponent n in D = D0 * H^n (0: linear diffusion)").at_least(0).at_most(16);
+  s.add("diffusion.initial.type", Type::string, "gaussian",
+        "Initial H: gaussian (background + amplitude * exp(-r^2 / (2 sigma^2))), box "
+        "(background + amplitude where |x - center| < sigma on every axis) or uniform (background)")
+      .one_of({"gaussian", "box", "uniform"});
+  s.add("diffusion.initial.amplitude", Type::number, 1.0, "Amplitude of the initial bump");
+  s.add("diffusion.initial.background", Type::number, 0.0, "Value of H away from the bump");
+  s.add("diffusion.initial.sigma", Type::number, 0.1,
+        "Width of the bump (standard deviation, or half-width of the box)").above(0);
+  s.add("diffusion.initial.center", Type::number3, nullptr,
+        "Centre of the bump (null: the centre of the domain)");
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (const char* side : sides) {
+    const std::string p = std::string("diffusion.boundary.") + side;
+    s.add(p + ".type", Type::string, "dirichlet",
+          std::string("Condition on the ") + side + " side of a bounded axis: dirichlet (H = value) "
+          "or neumann (zero flux)").one_of({"dirichlet", "neumann"});
+    s.add(p + ".value", Type::number, 0.0, std::string("Dirichlet value of H on the ") + side + " side");
+  }
+}
+
+ModelInfo Diffusion::info() {
+  return {"diffusion",
+          "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
+          "pseudo-transient iterations",
+          &Diffusion::add_options,
+          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+            return std::make_unique<Diffusion>(ctx);
+          }};
+}
+
+}  // namespace staghorn::diffusion

@@ -1,0 +1,48 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/decomposition.hpp"
+#include "core/field.hpp"
+#include "io/schema.hpp"
+#include "solvers/time_loop.hpp"
+
+namespace staghorn {
+
+// Everything a model is built from: the resolved config and the machinery of the run.
+struct ModelContext {
+  const io::json& config;
+  const Decomposition& dec;
+  const Exec& exec;
+};
+
+// A named global diagnostic (mass, max, ...), identical on every rank.
+using Diagnostic = std::pair<std::string, real>;
+
+// A physical model: its fields, one physical time step, and what it reports. Models never call MPI
+// or CUDA directly; they work through core (for_each, HaloExchange, reductions) and a solver.
+class Model : public Stepper {
+ public:
+  // Fields written to snapshots; a restart reads back the subset that is the state.
+  virtual std::vector<const Field*> output_fields() const = 0;
+  virtual std::vector<Field*> state_fields() = 0;
+  // Called after the state was set (initial condition or restart) to fill halos and ghosts.
+  virtual void refresh() = 0;
+  virtual std::vector<Diagnostic> diagnostics() = 0;
+  // Bytes one iteration must move per cell at least (each array read once, each updated array
+  // also written once): the A_eff of T_eff = A_eff / t_it.
+  virtual double bytes_per_cell_iteration() const = 0;
+};
+
+// How a model announces itself to the registry.
+struct ModelInfo {
+  std::string name;
+  std::string summary;
+  void (*add_options)(io::Schema&);
+  std::unique_ptr<Model> (*create)(const ModelContext&);
+  int halo = 1;  // halo width its stencils need
+};
+
+}  // namespace staghorn

@@ -1,0 +1,71 @@
+#include "solvers/pt_solver.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace staghorn::pt {
+namespace {
+
+std::string describe(const std::vector<Residual>& r) {
+  std::ostringstream out;
+  for (const auto& e : r) out << (out.tellp() > 0 ? ", " : "") << e.equation << " " << e.norm;
+  return out.str();
+}
+
+}  // namespace
+
+void Options::add_to(io::Schema& s) {
+  using io::Type;
+  s.add("solver.tol", Type::number, 1e-8,
+        "Convergence tolerance on the max-norm of each equation's residual").above(0);
+  s.add("solver.tol_mode", Type::string, "relative",
+        "relative: tol times the residual at the start of the time step; absolute: tol itself")
+      .one_of({"relative", "absolute"});
+  s.add("solver.ncheck", Type::integer, 100,
+        "Iterations between residual checks (each check is a global reduction)").at_least(1);
+  s.add("solver.max_iter", Type::integer, 100000,
+        "Iterations allowed per time step before the run stops as not converging").at_least(1);
+  s.add("solver.cfl", Type::number, 0.95,
+        "Safety factor on the pseudo-time step's stability limit").above(0).at_most(1);
+}
+
+Options Options::from(const io::json& c) {
+  Options o;
+  o.tol = io::at_path(c, "solver.tol").get<real>();
+  o.relative = io::at_path(c, "solver.tol_mode").get<std::string>() == "relative";
+  o.ncheck = io::at_path(c, "solver.ncheck").get<int>();
+  o.max_iter = io::at_path(c, "solver.max_iter").get<long long>();
+  o.cfl = io::at_path(c, "solver.cfl").get<real>();
+  return o;
+}
+
+SolveReport Solver::solve(Problem& problem, real dt) const {
+  problem.begin_solve(dt);
+  SolveReport report;
+  const std::vector<Residual> start = problem.residuals();
+  for (long long it = 0;;) {
+    const std::vector<Residual> r = it == 0 ? start : problem.residuals();
+    bool done = true;
+    for (std::size_t e = 0; e < r.size(); ++e) {
+      if (!std::isfinite(r[e].norm))
+        throw NumericalError("pt solver: residual of " + r[e].equation + " is " +
+                             std::to_string(r[e].norm) + " after " + std::to_string(it) +
+                             " iterations");
+      if (r[e].norm > opt_.divergence * start[e].norm && start[e].norm > 0)
+        throw NumericalError("pt solver: diverging (" + describe(r) + " after " +
+                             std::to_string(it) + " iterations; lower solver.cfl or time.dt)");
+      const real target = opt_.relative ? opt_.tol * start[e].norm : opt_.tol;
+      done = done && r[e].norm <= target;
+    }
+    if (done) return report.iterations = it, report.residuals = r, report;
+    if (it >= opt_.max_iter)
+      throw NumericalError("pt solver: not converged after " + std::to_string(it) +
+                           " iterations (residuals " + describe(r) + ")");
+    problem.iterate(opt_.ncheck);
+    it += opt_.ncheck;
+  }
+}
+
+}  // namespace staghorn::pt

@@ -1,0 +1,59 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "io/schema.hpp"
+
+namespace staghorn::pt {
+
+// The global norm of one equation's residual.
+struct Residual {
+  std::string equation;
+  real norm;
+};
+
+// What a model offers the pseudo-transient solver for one implicit physical time step.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  // Starts a physical step of size dt from the current state (saves it as the old state and
+  // resets the pseudo-velocities).
+  virtual void begin_solve(real dt) = 0;
+  // Runs `count` PT iterations (halo exchanges and boundary conditions included) without any
+  // global reduction.
+  virtual void iterate(int count) = 0;
+  // Max-norms of every equation's residual (identical on all ranks, independent of their count).
+  virtual std::vector<Residual> residuals() = 0;
+};
+
+struct Options {
+  real tol = 1e-8;
+  bool relative = true;  // tol relative to each equation's residual at the start of the step
+  int ncheck = 100;
+  long long max_iter = 100000;
+  real cfl = 0.95;
+  real divergence = 1e8;  // a residual this many times its start is divergence
+
+  static void add_to(io::Schema& schema);
+  static Options from(const io::json& config);
+};
+
+struct SolveReport {
+  long long iterations = 0;
+  std::vector<Residual> residuals;  // at the end, absolute
+};
+
+// Iterates a Problem to convergence: checks the residuals every `ncheck` iterations; throws
+// NumericalError on NaN/Inf, divergence, or no convergence within max_iter.
+class Solver {
+ public:
+  explicit Solver(Options opt) : opt_(opt) {}
+  SolveReport solve(Problem& problem, real dt) const;
+  const Options& options() const { return opt_; }
+
+ private:
+  Options opt_;
+};
+
+}  // namespace staghorn::pt

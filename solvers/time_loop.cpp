@@ -1,0 +1,21 @@
+#include "solvers/time_loop.hpp"
+
+#include "core/timer.hpp"
+
+namespace staghorn {
+
+LoopState TimeLoop::run(Stepper& stepper, LoopState state, const Hooks& hooks) const {
+  while (state.step < last_) {
+    Timer timer;
+    const StepReport report = stepper.advance(dt_);
+    const double seconds = timer.seconds();
+    ++state.step;
+    state.time += dt_;
+    if (hooks.after_step) hooks.after_step(state, report, seconds);
+    const bool due = (every_ > 0 && state.step % every_ == 0) || state.step == last_;
+    if (due && hooks.output) hooks.output(state);
+  }
+  return state;
+}
+
+}  // namespace staghorn
