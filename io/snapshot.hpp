@@ -1,0 +1,34 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/decomposition.hpp"
+#include "core/field.hpp"
+
+namespace staghorn::io {
+
+// What a snapshot records besides the fields: enough to restart (step, time) and to tell where it
+// came from (model, resolved config).
+struct SnapshotMeta {
+  long long step = 0;  // physical time step number
+  double time = 0;     // model time
+  std::string model;   // model name, e.g. "diffusion"
+  std::string config;  // the resolved JSON config as text (stored as a global attribute)
+};
+
+// Writes `fields` to one NetCDF-4 file (CF-1.8) through netCDF's parallel API. Collective over
+// dec.comm(): every rank writes the points it owns (no halos). Each staggered location gets its
+// own dimension and coordinate ("x" for cell centres, "x_face" for faces); inactive axes are left
+// out. The file is written to `path + ".tmp"` and renamed onto `path` when complete, so an
+// existing file at `path` is never left half-written. Fields may live on the GPU. Throws
+// staghorn::Error on every rank if any rank fails.
+void write_snapshot(const std::string& path, const Decomposition& dec,
+                    const std::vector<const Field*>& fields, const SnapshotMeta& meta);
+
+// Reads the owned points of each field (by name) from a snapshot written by write_snapshot for the
+// same grid; halos are left as they are. Collective over dec.comm(). Throws staghorn::Error on
+// every rank for a file that cannot be opened or a variable that is missing or has other dims.
+SnapshotMeta read_snapshot(const std::string& path, const Decomposition& dec,
+                           const std::vector<Field*>& fields);
+
+}  // namespace staghorn::io
