@@ -24,7 +24,8 @@ void Diffusion::set_initial(const io::json& ic) {
         real r2 = 0;
         bool inside = true;
         for (int a = 0; a < g.dims(); ++a) {
-          const real d = g.coordinate(Location::cell, a, idx[a]) - center[a];
+          real d = g.coordinate(Location::cell, a, idx[a]) - center[a];
+          if (g.periodic[a]) d -= g.length[a] * std::round(d / g.length[a]);  // nearest image
           r2 += d * d;
           inside = inside && std::fabs(d) < sigma;
         }
