@@ -119,8 +119,12 @@ std::string to_string(Type t) {
 }
 
 Option& Schema::add(std::string path, Type type, json fallback, std::string description) {
-  options_.push_back(Option{std::move(path), type, std::move(fallback), std::move(description)});
-  return options_.back();
+  Option& o = options_.emplace_back();
+  o.path = std::move(path);
+  o.type = type;
+  o.fallback = std::move(fallback);
+  o.description = std::move(description);
+  return o;
 }
 
 const Option* Schema::find(const std::string& path) const {

@@ -129,13 +129,16 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   if (comm.root())
     series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
                                              columns, !rs.restart.empty());
-  if (rs.restart.empty() && rs.output_initial) write(state);
+  std::string last_written = rs.restart;
+  if (rs.restart.empty() && rs.output_initial) {
+    write(state);
+    last_written = snapshot_path(rs, state.step);
+  }
 
   const long long first_step = state.step;
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;
-  std::string last_written = rs.restart;
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
