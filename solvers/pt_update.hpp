@@ -23,11 +23,12 @@ struct Step {
 // point (lambda_max from the stencil, lambda_min from the domain's slowest mode), with safety
 // factor cfl < 1.
 SH_HD inline Step optimal_step(real lambda_max, real lambda_min, real cfl) {
-  real mu_min = real(4) * cfl * lambda_min / lambda_max;
+  const real cfl_over_max = cfl / lambda_max;
+  real mu_min = real(4) * cfl_over_max * lambda_min;
   mu_min = mu_min < real(1) ? mu_min : real(1);
   const real s = real(1) - sqrt(mu_min);
   const real damp = real(1) - s * s;
-  return {cfl * (real(4) - real(2) * damp) / lambda_max, damp};
+  return {(real(4) - real(2) * damp) * cfl_over_max, damp};
 }
 
 // One damped update of unknown A with residual R; v is dA/dtau, kept between iterations.

@@ -9,7 +9,7 @@ namespace staghorn::diffusion {
 
 // Nonlinear diffusion by implicit time steps, each solved by accelerated PT iterations.
 // Equations and numerics: docs/models/diffusion.md.
-class Diffusion final : public Model, private pt::Problem {
+class Diffusion final : public Model, public pt::Problem {
  public:
   explicit Diffusion(const ModelContext& ctx);
 
@@ -25,10 +25,12 @@ class Diffusion final : public Model, private pt::Problem {
 
   const Field& H() const { return H_; }
 
- private:
+  // pt::Problem
   void begin_solve(real dt) override;
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
+
+ private:
 
   template <int Dim>
   Physics<Dim> physics() const;
