@@ -52,6 +52,29 @@ void launch(CUstream_st* stream, const Region& r, const F& f) {
   check_launch("for_each kernel launch");
 }
 
+// One thread per (i, j) column marches `chunk` cells along z, carrying the functor's State (e.g.
+// a register queue of the values at k-1 and k) from one cell to the next.
+template <class F>
+__global__ void march_kernel(Region r, int chunk, F f) {
+  const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k0 = r.lo.z + blockIdx.z * chunk;
+  if (i >= r.hi.x || j >= r.hi.y) return;
+  const int k1 = min(k0 + chunk, r.hi.z);
+  auto state = f.start(i, j, k0);
+  for (int k = k0; k < k1; ++k) f(state, i, j, k);
+}
+
+template <class F>
+void launch_march(CUstream_st* stream, const Region& r, int chunk, const F& f) {
+  const Int3 e = r.extent();
+  const dim3 block(32, 8, 1);
+  const dim3 grid((e.x + block.x - 1) / block.x, (e.y + block.y - 1) / block.y,
+                  (e.z + chunk - 1) / chunk);
+  march_kernel<<<grid, block, 0, stream>>>(r, chunk, f);
+  check_launch("for_each_marching kernel launch");
+}
+
 // Maps a linear index inside a region to the functor's value there.
 template <class F>
 struct AtLinear {
@@ -69,6 +92,17 @@ struct AtLinear {
 }  // namespace detail
 #endif
 
+namespace detail {
+template <class F>
+void cpu_for_each(const Region& r, const F& f) {
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+#pragma omp simd
+      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+}
+}  // namespace detail
+
 [[noreturn]] inline void not_compiled_for_cuda() {
   throw Error("a kernel was launched on the cuda backend from code not compiled by nvcc");
 }
@@ -85,16 +119,34 @@ void for_each(const Exec& ex, const Region& r, Lane lane, const F& f) {
     not_compiled_for_cuda();
 #endif
   }
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
-#pragma omp simd
-      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+  detail::cpu_for_each(r, f);
 }
 
 template <class F>
 void for_each(const Exec& ex, const Region& r, const F& f) {
   for_each(ex, r, Lane::inner, f);
+}
+
+// Like for_each, for kernels that reuse values along z: F has a `State start(i, j, k)` that loads
+// what cell k needs from below, and `void operator()(State&, i, j, k)` that processes cell k and
+// moves the state on to k + 1. On the GPU each thread marches `chunk` cells of one column (a
+// register queue); on the CPU every cell starts afresh (same arithmetic, no reuse).
+template <class F>
+void for_each_marching(const Exec& ex, const Region& r, Lane lane, int chunk, const F& f) {
+  if (r.empty()) return;
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    detail::launch_march(ex.stream(lane), r, chunk, f);
+    return;
+#else
+    (void)lane, (void)chunk;
+    not_compiled_for_cuda();
+#endif
+  }
+  detail::cpu_for_each(r, [&f](int i, int j, int k) {
+    auto state = f.start(i, j, k);
+    f(state, i, j, k);
+  });
 }
 
 // Reduces f(i, j, k) over a region with Op on this rank (callers combine ranks through Comm).

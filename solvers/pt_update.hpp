@@ -8,8 +8,7 @@
 // (mu_min) is critically damped by d = 1 - (1 - sqrt(mu_min))^2, which makes the error contract by
 // 1 - sqrt(mu_min) per iteration: iterations grow like 1/sqrt(mu_min) ~ n, not n^2.
 
-#include <cmath>
-
+#include "core/exact_float.hpp"
 #include "core/platform.hpp"
 
 namespace staghorn::pt {
@@ -19,16 +18,26 @@ struct Step {
   real damp;  // d: the fraction of the pseudo-velocity forgotten each iteration
 };
 
-// Optimal local step from the largest and smallest eigenvalues of the residual's Jacobian near this
-// point (lambda_max from the stencil, lambda_min from the domain's slowest mode), with safety
-// factor cfl < 1.
-SH_HD inline Step optimal_step(real lambda_max, real lambda_min, real cfl) {
-  const real cfl_over_max = cfl / lambda_max;
-  real mu_min = real(4) * cfl_over_max * lambda_min;
-  mu_min = mu_min < real(1) ? mu_min : real(1);
-  const real s = real(1) - sqrt(mu_min);
-  const real damp = real(1) - s * s;
-  return {(real(4) - real(2) * damp) * cfl_over_max, damp};
+// Optimal local step for an implicit time step dt whose residual's Jacobian has, near this point,
+// largest and smallest eigenvalues (1 + 4 a) / dt and (1 + b) / dt: a and b are dimensionless
+// (a = D dt sum(1/dx^2) for diffusion). cfl < 1 is a safety factor.
+// The step sets how fast the iterations converge, not what they converge to, so it is computed in
+// single precision (no double division or square root per cell), rounded alike on all backends.
+SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
+  using namespace exact;
+  constexpr real kFloatSafe = 1e30;  // beyond, a would overflow float: use the large-a limit
+  const float fa = static_cast<float>(a < kFloatSafe ? a : kFloatSafe);
+  const float fb = static_cast<float>(b < kFloatSafe ? b : kFloatSafe);
+  const float cfl_over_max = div(cfl, add(1.0f, mul(4.0f, fa)));
+  float mu_min = mul(mul(4.0f, cfl_over_max), add(1.0f, fb));
+  mu_min = mu_min < 1.0f ? mu_min : 1.0f;
+  const float s = add(1.0f, -sqrt(mu_min));
+  const float damp = add(1.0f, -mul(s, s));
+  const float factor = mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max);
+  // dtau = dt * factor; for huge a, factor ~ cfl / a underflows: use dt / a = 1 / (D sum 1/dx^2).
+  const real dtau = a < kFloatSafe ? dt * static_cast<real>(factor)
+                                   : static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
+  return {dtau, static_cast<real>(damp)};
 }
 
 // One damped update of unknown A with residual R; v is dA/dtau, kept between iterations.

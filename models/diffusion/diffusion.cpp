@@ -16,7 +16,7 @@ Material material_from(const io::json& c) {
   Material m;
   m.D0 = io::at_path(c, "diffusion.D0").get<real>();
   m.n = io::at_path(c, "diffusion.exponent").get<real>();
-  m.n_int = (m.n == std::floor(m.n) && m.n <= 8) ? static_cast<int>(m.n) : -1;
+  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;
   return m;
 }
 
@@ -29,6 +29,12 @@ SideBcs bcs_from(const io::json& c) {
               io::at_path(c, p + ".value").get<real>()};
   }
   return bcs;
+}
+
+Diffusion::Kernel parse_kernel(const std::string& name) {
+  if (name == "generic") return Diffusion::Kernel::generic;
+  if (name == "marching") return Diffusion::Kernel::marching;
+  return Diffusion::Kernel::automatic;
 }
 
 }  // namespace
@@ -44,7 +50,8 @@ Diffusion::Diffusion(const ModelContext& ctx)
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
       bcs_(bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
-      solver_(pt::Options::from(ctx.config)) {
+      solver_(pt::Options::from(ctx.config)),
+      kernel_(parse_kernel(io::at_path(ctx.config, "diffusion.kernel").get<std::string>())) {
   for (Field* f : {&H_, &H_new_, &H_old_, &dHdtau_}) fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "diffusion.initial"));
   refresh();
@@ -66,25 +73,30 @@ void Diffusion::begin_solve(real dt) {
   fill(ex_, dHdtau_, 0);
 }
 
-template <int Dim>
-Physics<Dim> Diffusion::physics() const {
+Coefficients Diffusion::coefficients() const {
   const Grid& g = dec_.grid();
-  return {H_.view(), H_old_.view(), mat_, dt_,
-          1 / g.spacing(0), 1 / g.spacing(1), 1 / g.spacing(2)};
+  Coefficients co{mat_,           dt_, 1 / dt_, 1 / g.spacing(0), 1 / g.spacing(1),
+                  1 / g.spacing(2), 0,   0,       static_cast<float>(solver_.options().cfl)};
+  for (int a = 0; a < g.dims(); ++a) {
+    co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
+    co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
+  }
+  return co;
 }
 
 template <int Dim>
 void Diffusion::iterate_dim(int count) {
-  const Grid& g = dec_.grid();
-  real sum_rdx2 = 0, slowest = 0;
-  for (int a = 0; a < Dim; ++a) {
-    sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
-    slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
-  }
-  const real cfl = solver_.options().cfl;
+  const Coefficients co = coefficients();
+  const bool march = Dim == 3 && kernel_ != Kernel::generic &&
+                     (kernel_ == Kernel::marching || ex_.on_device());
   for (int it = 0; it < count; ++it) {
-    for_each(ex_, layout_.interior(),
-             Iteration<Dim>{physics<Dim>(), H_new_.view(), dHdtau_.view(), sum_rdx2, slowest, cfl});
+    if (march) {
+      for_each_marching(ex_, layout_.interior(), Lane::inner, march_chunk_,
+                        MarchingIteration{co, H_.view(), H_old_.view(), H_new_.view(), dHdtau_.view()});
+    } else {
+      for_each(ex_, layout_.interior(),
+               Iteration<Dim>{co, H_.view(), H_old_.view(), H_new_.view(), dHdtau_.view()});
+    }
     H_.swap_data(H_new_);
     refresh();
   }
@@ -98,14 +110,15 @@ void Diffusion::iterate(int count) {
   }
 }
 
+template <int Dim>
+real Diffusion::local_residual() const {
+  return reduce(ex_, layout_.interior(), MaxOp{},
+                AbsResidual<Dim>{coefficients(), H_.view(), H_old_.view()});
+}
+
 std::vector<pt::Residual> Diffusion::residuals() {
-  const Region in = layout_.interior();
-  real local = 0;
-  switch (dec_.grid().dims()) {
-    case 1: local = reduce(ex_, in, MaxOp{}, AbsResidual<1>{physics<1>()}); break;
-    case 2: local = reduce(ex_, in, MaxOp{}, AbsResidual<2>{physics<2>()}); break;
-    default: local = reduce(ex_, in, MaxOp{}, AbsResidual<3>{physics<3>()}); break;
-  }
+  const int dims = dec_.grid().dims();
+  const real local = dims == 1 ? local_residual<1>() : dims == 2 ? local_residual<2>() : local_residual<3>();
   return {{"H", dec_.comm().max(local)}};
 }
 

@@ -30,12 +30,17 @@ class Diffusion final : public Model, public pt::Problem {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
 
- private:
+  // Which iteration kernel runs: the generic one (the reference) or the z-marching one (3-D);
+  // automatic takes the marching one on the GPU.
+  enum class Kernel { automatic, generic, marching };
+  void set_march_chunk(int chunk) { march_chunk_ = chunk; }  // cells per thread (benchmarks)
 
-  template <int Dim>
-  Physics<Dim> physics() const;
+ private:
+  Coefficients coefficients() const;
   template <int Dim>
   void iterate_dim(int count);
+  template <int Dim>
+  real local_residual() const;
   void set_initial(const io::json& ic);
 
   const Decomposition& dec_;
@@ -46,6 +51,8 @@ class Diffusion final : public Model, public pt::Problem {
   SideBcs bcs_;
   Material mat_;
   pt::Solver solver_;
+  Kernel kernel_;
+  int march_chunk_ = 32;
   real dt_ = 0;
 };
 

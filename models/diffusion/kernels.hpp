@@ -6,82 +6,123 @@
 #include <cmath>
 
 #include "core/field.hpp"
-#include "core/stencil.hpp"
 #include "solvers/pt_update.hpp"
 
 namespace staghorn::diffusion {
 
-using namespace staghorn::stencil;
-
 struct Material {
   real D0 = 1;
   real n = 0;
-  int n_int = 0;  // n when it is a small whole number (powers by multiplication), else -1
+  int n_int = 0;  // n when it is a whole number below 16 (powers by multiplication), else -1
 
   SH_HD real D(real H) const {
-    if (n_int >= 0) {
-      real p = 1;
-      for (int m = 0; m < n_int; ++m) p *= H;
-      return D0 * p;
-    }
-    return D0 * pow(H > 0 ? H : real(0), n);
+    if (n_int < 0) return D0 * pow(H > 0 ? H : real(0), n);
+    // Branch-free binary powering: a handful of multiplies and selects, no loop.
+    const real H2 = H * H, H4 = H2 * H2, H8 = H4 * H4;
+    real p = (n_int & 1) ? H : real(1);
+    p *= (n_int & 2) ? H2 : real(1);
+    p *= (n_int & 4) ? H4 : real(1);
+    p *= (n_int & 8) ? H8 : real(1);
+    return D0 * p;
   }
 };
 
-// The residual of one implicit step in Dim dimensions.
+// The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh.
+SH_HD inline real flux(const Material& m, real Hl, real Hh, real rdx) {
+  return -m.D(real(0.5) * (Hh + Hl)) * (Hh - Hl) * rdx;
+}
+
+// A cell and its 6 neighbours (w/e along x, s/n along y, b/t along z). Every kernel variant
+// gathers these and shares the arithmetic below, so that they agree to the bit.
+struct Star {
+  real c, w, e, s, n, b, t;
+};
+
+// Gathers the star around linear offset o (one address computation for all seven loads).
 template <int Dim>
-struct Physics {
-  View H, H_old;
+SH_HD inline Star gather(const View& H, std::ptrdiff_t o) {
+  const real* c = H.p + o;
+  const int sy = static_cast<int>(H.sy), sz = static_cast<int>(H.sz);
+  Star v{c[0], c[-1], c[1], 0, 0, 0, 0};
+  if constexpr (Dim >= 2) v.s = c[-sy], v.n = c[sy];
+  if constexpr (Dim >= 3) v.b = c[-sz], v.t = c[sz];
+  return v;
+}
+
+// Residual R = -(H - H_old)/dt - div q of one implicit step, in Dim dimensions.
+struct Coefficients {
   Material mat;
-  real dt;
+  real dt, rdt;        // dt and 1 / dt
   real rdx, rdy, rdz;  // 1 / spacing
+  real sum_rdx2;       // sum over axes of 1/dx^2: the stencil's largest eigenvalue is 4 D sum_rdx2
+  real slowest;        // sum over axes of (pi/L)^2: the domain's slowest mode is D slowest
+  float cfl;
 
-  SH_HD real qx(int i, int j, int k) const { return -mat.D(av_xa(H, i, j, k)) * d_xa(H, i, j, k) * rdx; }
-  SH_HD real qy(int i, int j, int k) const { return -mat.D(av_ya(H, i, j, k)) * d_ya(H, i, j, k) * rdy; }
-  SH_HD real qz(int i, int j, int k) const { return -mat.D(av_za(H, i, j, k)) * d_za(H, i, j, k) * rdz; }
-
-  SH_HD real div_q(int i, int j, int k) const {
-    real div = (qx(i + 1, j, k) - qx(i, j, k)) * rdx;
-    if constexpr (Dim >= 2) div += (qy(i, j + 1, k) - qy(i, j, k)) * rdy;
-    if constexpr (Dim >= 3) div += (qz(i, j, k + 1) - qz(i, j, k)) * rdz;
-    return div;
+  template <int Dim>
+  SH_HD real residual(const Star& H, real H_old) const {
+    real div = (flux(mat, H.c, H.e, rdx) - flux(mat, H.w, H.c, rdx)) * rdx;
+    if constexpr (Dim >= 2) div += (flux(mat, H.c, H.n, rdy) - flux(mat, H.s, H.c, rdy)) * rdy;
+    if constexpr (Dim >= 3) div += (flux(mat, H.c, H.t, rdz) - flux(mat, H.b, H.c, rdz)) * rdz;
+    return -(H.c - H_old) * rdt - div;
   }
 
-  SH_HD real residual(int i, int j, int k) const {
-    return -(H(i, j, k) - H_old(i, j, k)) / dt - div_q(i, j, k);
-  }
-
-  // An upper bound of D on the cell's faces (D grows with H): sets the local pseudo-step.
-  SH_HD real D_max(int i, int j, int k) const {
-    real h = fmax(H(i, j, k), fmax(H(i - 1, j, k), H(i + 1, j, k)));
-    if constexpr (Dim >= 2) h = fmax(h, fmax(H(i, j - 1, k), H(i, j + 1, k)));
-    if constexpr (Dim >= 3) h = fmax(h, fmax(H(i, j, k - 1), H(i, j, k + 1)));
-    return mat.D(h);
+  // Local optimal pseudo-step from an upper bound of D on the cell's faces (D grows with H).
+  template <int Dim>
+  SH_HD pt::Step step(const Star& H) const {
+    real h = fmax(H.c, fmax(H.w, H.e));
+    if constexpr (Dim >= 2) h = fmax(h, fmax(H.s, H.n));
+    if constexpr (Dim >= 3) h = fmax(h, fmax(H.b, H.t));
+    const real D_dt = mat.D(h) * dt;
+    return pt::optimal_step(D_dt * sum_rdx2, D_dt * slowest, dt, cfl);
   }
 };
 
-// One fused PT iteration: residual, local optimal pseudo-step, damped update into H_new.
+// One fused PT iteration (the generic, reference kernel): residual, local optimal pseudo-step,
+// damped update into H_new.
 template <int Dim>
 struct Iteration {
-  Physics<Dim> phys;
-  View H_new, dHdtau;
-  real sum_rdx2;    // sum over axes of 1/dx^2: the stencil's largest eigenvalue is 4 D sum_rdx2
-  real slowest;     // sum over axes of (pi/L)^2: the domain's slowest mode is D slowest
-  real cfl;
+  Coefficients co;
+  View H, H_old, H_new, dHdtau;
 
+  // All fields share one layout: one offset addresses the cell in each.
   SH_HD void operator()(int i, int j, int k) const {
-    const real R = phys.residual(i, j, k);
-    const real D = phys.D_max(i, j, k);
-    const real rdt = real(1) / phys.dt;
-    const pt::Step s = pt::optimal_step(4 * D * sum_rdx2 + rdt, D * slowest + rdt, cfl);
-    H_new(i, j, k) = pt::advance(phys.H(i, j, k), R, dHdtau(i, j, k), s);
+    const std::ptrdiff_t o = H.offset(i, j, k);
+    const Star h = gather<Dim>(H, o);
+    const real R = co.residual<Dim>(h, H_old.p[o]);
+    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim>(h));
+  }
+};
+
+// The same iteration for 3-D grids on the GPU, marching along z: each thread keeps H at k-1 and k
+// in registers and loads only the new plane's values.
+// Arithmetic identical to Iteration<3>.
+struct MarchingIteration {
+  Coefficients co;
+  View H, H_old, H_new, dHdtau;
+
+  struct State {
+    real b, c;  // H at k-1 and k
+  };
+  SH_HD State start(int i, int j, int k) const { return {H(i, j, k - 1), H(i, j, k)}; }
+  SH_HD void operator()(State& q, int i, int j, int k) const {
+    const std::ptrdiff_t o = H.offset(i, j, k);
+    const real* c = H.p + o;
+    const int sy = static_cast<int>(H.sy), sz = static_cast<int>(H.sz);
+    const Star h{q.c, c[-1], c[1], c[-sy], c[sy], q.b, c[sz]};
+    const real R = co.residual<3>(h, H_old.p[o]);
+    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<3>(h));
+    q = {h.c, h.t};
   }
 };
 
 template <int Dim>
 struct AbsResidual {
-  Physics<Dim> phys;
-  SH_HD real operator()(int i, int j, int k) const { return fabs(phys.residual(i, j, k)); }
+  Coefficients co;
+  View H, H_old;
+  SH_HD real operator()(int i, int j, int k) const {
+    const std::ptrdiff_t o = H.offset(i, j, k);
+    return fabs(co.residual<Dim>(gather<Dim>(H, o), H_old.p[o]));
+  }
 };
 
 }  // namespace staghorn::diffusion

@@ -1,0 +1,42 @@
+#pragma once
+// Single-precision arithmetic that rounds identically on the host and the device: nvcc would
+// otherwise contract a * b + c into one fused operation on the GPU only, and results of the two
+// backends would differ. For quantities that need no double precision (e.g. a pseudo-time step),
+// but must be reproducible across backends.
+
+#include <cmath>
+
+#include "core/platform.hpp"
+
+namespace staghorn::exact {
+
+SH_HD inline float mul(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+SH_HD inline float add(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+SH_HD inline float div(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+SH_HD inline float sqrt(float a) {
+#if defined(__CUDA_ARCH__)
+  return __fsqrt_rn(a);
+#else
+  return std::sqrt(a);
+#endif
+}
+
+}  // namespace staghorn::exact

@@ -1,0 +1,90 @@
+// Times one PT iteration of the 3-D diffusion model per kernel variant and prints T_eff beside the
+// copy bandwidth measured in the same run (a benchmark: it prints figures, it asserts nothing).
+// Usage: bench_diffusion_kernels [n=512] [iterations=100] [exponent=3]
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/bandwidth.hpp"
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+#include "core/timer.hpp"
+#include "models/app/registry.hpp"
+#include "models/app/settings.hpp"
+#include "models/diffusion/diffusion.hpp"
+
+using namespace staghorn;
+
+namespace {
+
+// The same traffic as one iteration (3 arrays read, 2 written) without the stencil.
+struct Stream5 {
+  View a, b, c, d, e;
+  SH_HD void operator()(int i, int j, int k) const {
+    const real x = a(i, j, k) + b(i, j, k), y = c(i, j, k);
+    d(i, j, k) = x * y;
+    e(i, j, k) = x + y;
+  }
+};
+
+double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
+  body();  // warm-up: module load, caches
+  ex.synchronize();
+  Timer t;
+  for (int r = 0; r < reps; ++r) body();
+  ex.synchronize();
+  return t.seconds() / reps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiSession mpi(&argc, &argv);
+  const int n = argc > 1 ? std::atoi(argv[1]) : 512;
+  const int iters = argc > 2 ? std::atoi(argv[2]) : 100;
+  const double exponent = argc > 3 ? std::atof(argv[3]) : 3;
+  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
+  const io::json user = {{"model", "diffusion"},
+                         {"grid", {{"n", {n, n, n}}}},
+                         {"diffusion", {{"exponent", exponent}, {"initial", {{"type", "box"}, {"background", 0.1}}}}}};
+  const io::json config = app::schema_for(app::find_model("diffusion")).resolve(user);
+  const app::RunSettings rs = app::RunSettings::from(config);
+  const Decomposition dec(rs.grid, Comm());
+  const double cells = double(n) * n * n;
+  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  std::printf("device: %s\ngrid %d^3, double, exponent %g; copy bandwidth %.1f GB/s (read + write)\n",
+              ex.description().c_str(), n, exponent, bw);
+  std::printf("%-28s %12s %12s %10s\n", "variant", "ms/iteration", "T_eff GB/s", "T_eff/copy");
+  auto report = [&](const char* name, double s, double bytes_per_cell) {
+    const double teff = bytes_per_cell * cells / s / 1e9;
+    std::printf("%-28s %12.4f %12.1f %9.1f%%\n", name, s * 1e3, teff, 100 * teff / bw);
+  };
+
+  {
+    const Layout l{dec.local_cells(), {1, 1, 1}};
+    Field a("a", Location::cell, l, ex.backend()), b("b", Location::cell, l, ex.backend()),
+        c("c", Location::cell, l, ex.backend()), d("d", Location::cell, l, ex.backend()),
+        e("e", Location::cell, l, ex.backend());
+    for (Field* f : {&a, &b, &c, &d, &e}) fill(ex, *f, 1.0);
+    const double s = seconds_per(ex, iters, [&] {
+      for_each(ex, l.interior(), Stream5{a.view(), b.view(), c.view(), d.view(), e.view()});
+    });
+    report("stream (3 read, 2 write)", s, 40);
+  }
+  struct Variant {
+    const char* name;
+    const char* kernel;
+    int chunk;
+  };
+  for (const Variant v : {Variant{"generic (32x8x1)", "generic", 0}, Variant{"marching chunk 16", "marching", 16},
+                          Variant{"marching chunk 32", "marching", 32}, Variant{"marching chunk 64", "marching", 64},
+                          Variant{"marching chunk 128", "marching", 128}}) {
+    io::json c = config;
+    c["diffusion"]["kernel"] = v.kernel;
+    diffusion::Diffusion model({c, dec, ex});
+    if (v.chunk) model.set_march_chunk(v.chunk);
+    model.begin_solve(rs.dt);
+    const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
+    report(v.name, s, model.bytes_per_cell_iteration());
+  }
+  return 0;
+}
