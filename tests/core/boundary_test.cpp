@@ -1,0 +1,236 @@
+// apply_boundaries: Dirichlet and Neumann ghosts for cell-centred and staggered fields, only on
+// the physical sides of ranks at the domain edge; periodic axes and inner sides untouched.
+#include "core/boundary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "core/decomposition.hpp"
+#include "core/field.hpp"
+
+namespace staghorn {
+namespace {
+
+const real kNaN = std::numeric_limits<real>::quiet_NaN();
+
+// Every rank's `local` text on every rank, so that a failure on any rank shows in rank 0's output.
+std::string gather_text(const Comm& comm, const std::string& local) {
+  const int len = static_cast<int>(local.size());
+  std::vector<int> lens(comm.size()), displs(comm.size(), 0);
+  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm.get());
+  for (int r = 1; r < comm.size(); ++r) displs[r] = displs[r - 1] + lens[r - 1];
+  std::string all(displs.back() + lens.back(), '\0');
+  MPI_Allgatherv(local.data(), len, MPI_CHAR, &all[0], lens.data(), displs.data(), MPI_CHAR,
+                 comm.get());
+  std::string out;
+  for (int r = 0; r < comm.size(); ++r)
+    if (lens[r] > 0) out += "rank " + std::to_string(r) + ": " + all.substr(displs[r], lens[r]);
+  return out;
+}
+
+std::string at(Int3 c) {
+  return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) + ")";
+}
+
+// A smooth, non-symmetric initial state at global point g.
+real initial(Int3 g) { return 1 + 0.1 * g.x + 0.01 * g.y * g.y - 0.3 * g.z; }
+
+Bc dirichlet(real v) { return {BcKind::dirichlet, v}; }
+Bc neumann() { return {BcKind::neumann, 0}; }
+
+// Applies `bcs` to a field at `loc` whose owned points hold initial() and whose other cells are
+// NaN, and returns what is wrong (empty if nothing).
+std::string run_case(bool flat, int halo, Location loc, const SideBcs& bcs) {
+  const Comm world;
+  const Int3 dims = world.size() == 4 ? Int3{2, 2, 1} : Int3{1, 1, 1};
+  const Int3 local{6, 5, flat ? 1 : 4};
+  Grid grid;
+  grid.n = {local.x * dims.x, local.y * dims.y, local.z * dims.z};
+  grid.periodic = {false, false, true};  // x and y bounded, z periodic (or inactive)
+  const Decomposition dec(grid, world, dims, halo);
+  const Layout l{dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
+  Field f("f", loc, l, Backend::cpu);
+  const Int3 owned{dec.owned_points(loc, 0), dec.owned_points(loc, 1), dec.owned_points(loc, 2)};
+
+  std::vector<real> before(l.count(), kNaN);
+  for (int k = 0; k < owned.z; ++k)
+    for (int j = 0; j < owned.y; ++j)
+      for (int i = 0; i < owned.x; ++i)
+        before[l.index(i, j, k)] =
+            initial({dec.offset().x + i, dec.offset().y + j, dec.offset().z + k});
+  f.from_host(before);
+  apply_boundaries(Exec::cpu(), dec, f, bcs);
+  const std::vector<real> v = f.to_host();
+  auto after = [&](int i, int j, int k) { return v[l.index(i, j, k)]; };
+
+  std::string errors;
+  int shown = 0;
+  auto fail = [&](const std::string& what) {
+    if (shown++ < 6) errors += what + "; ";
+  };
+
+  // 1. Which cells may change: a cell outside the owned block on a side that is not a physical
+  //    boundary of this rank (an inner side or a periodic axis) stays NaN; owned points keep their
+  //    value except a staggered Dirichlet boundary point; ghosts on physical sides are filled.
+  const Region all = l.all();
+  for (int k = all.lo.z; k < all.hi.z; ++k)
+    for (int j = all.lo.y; j < all.hi.y; ++j)
+      for (int i = all.lo.x; i < all.hi.x; ++i) {
+        const Int3 c{i, j, k};
+        bool inside = true, untouched = false;
+        real boundary_value = kNaN;  // set on a staggered Dirichlet boundary plane
+        for (int a = 0; a < 3; ++a) {
+          const bool low = c[a] < 0, high = c[a] >= owned[a];
+          const bool stag = staggered(loc, a) && !grid.periodic[a] && grid.active(a);
+          const Bc &lo = bcs[2 * a], &hi = bcs[2 * a + 1];
+          if (stag && c[a] == 0 && dec.at_low(a) && lo.kind == BcKind::dirichlet)
+            boundary_value = lo.value;
+          if (stag && c[a] == owned[a] - 1 && dec.at_high(a) && hi.kind == BcKind::dirichlet)
+            boundary_value = hi.value;
+          if (!low && !high) continue;
+          inside = false;
+          const bool physical = !grid.periodic[a] && (low ? dec.at_low(a) : dec.at_high(a));
+          if (!physical) untouched = true;
+        }
+        const real got = after(i, j, k);
+        if (untouched) {
+          // The boundary plane may be set across the other axes' halos too (its owner sets it to
+          // the same value), so only cells off such a plane must stay NaN.
+          if (!std::isnan(got) && std::isnan(boundary_value))
+            fail("cell " + at(c) + " has no physical side but was set");
+        } else if (inside) {
+          const real want = std::isnan(boundary_value) ? before[l.index(i, j, k)] : boundary_value;
+          if (!(got == want))
+            fail("owned " + at(c) + " = " + std::to_string(got) + ", want " + std::to_string(want));
+        } else if (!std::isfinite(got)) {
+          fail("ghost " + at(c) + " on physical sides left unset");
+        }
+      }
+
+  // 2. The conditions on the bounded axes. x across the owned y-z block; y (the last bounded axis,
+  //    so its ghosts are final everywhere) across the whole x extent, edges and corners included.
+  for (int a = 0; a < 2; ++a) {
+    const bool stag = staggered(loc, a);
+    const int n = l.n[a], h = l.h[a];
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 ? !dec.at_low(a) : !dec.at_high(a)) continue;
+      const Bc bc = bcs[2 * a + side];
+      const int b = a == 0 ? 1 : 0;  // the other bounded axis
+      const int b_lo = a == 0 ? 0 : -l.h[b], b_hi = a == 0 ? owned[b] : l.n[b] + l.h[b];
+      for (int k = 0; k < owned.z; ++k)
+        for (int q = b_lo; q < b_hi; ++q) {
+          // A staggered Dirichlet point of y is set by the y pass, after x: skip those rows.
+          if (a == 0 && staggered(loc, b) &&
+              ((q == 0 && dec.at_low(b) && bcs[2 * b].kind == BcKind::dirichlet) ||
+               (q == owned[b] - 1 && dec.at_high(b) && bcs[2 * b + 1].kind == BcKind::dirichlet)))
+            continue;
+          auto value = [&](int p) {
+            Int3 c{0, 0, k};
+            c[a] = p;
+            c[b] = q;
+            return after(c.x, c.y, c.z);
+          };
+          auto where = [&](int p) {
+            Int3 c{0, 0, k};
+            c[a] = p;
+            c[b] = q;
+            return at(c);
+          };
+          if (stag && bc.kind == BcKind::dirichlet) {
+            const int p = side == 0 ? 0 : n;
+            if (std::isfinite(value(p)) && value(p) != bc.value)
+              fail("boundary face " + where(p) + " = " + std::to_string(value(p)) + ", want " +
+                   std::to_string(bc.value));
+          }
+          // The closing face of a staggered field sits at index n, inside the halo: only the
+          // cells after it are ghosts on the high side.
+          const int ghosts = stag && side == 1 ? h - 1 : h;
+          for (int m = 1; m <= ghosts; ++m) {
+            // Ghost and the point mirrored across the boundary (a face for cell-centred points,
+            // the boundary point itself for staggered ones).
+            const int ghost = side == 0 ? -m : (stag ? n + m : n - 1 + m);
+            const int mirror = side == 0 ? (stag ? m : m - 1) : n - m;
+            const real g = value(ghost), in = value(mirror);
+            if (std::isnan(in)) {
+              if (!std::isnan(g)) fail("ghost " + where(ghost) + " set from a NaN mirror");
+              continue;
+            }
+            const bool ok =
+                bc.kind == BcKind::neumann ? g == in : std::fabs(0.5 * (g + in) - bc.value) < 1e-12;
+            if (!ok)
+              fail(std::string(bc.kind == BcKind::neumann ? "Neumann" : "Dirichlet") + " ghost " +
+                   where(ghost) + " = " + std::to_string(g) + ", mirror " + where(mirror) + " = " +
+                   std::to_string(in) + ", boundary value " + std::to_string(bc.value));
+          }
+        }
+    }
+  }
+  return gather_text(world, errors);
+}
+
+const SideBcs kDirichletX = {dirichlet(1.5),  dirichlet(-2), neumann(),
+                             dirichlet(0.25), dirichlet(99), dirichlet(99)};
+const SideBcs kNeumannX = {neumann(), neumann(),     dirichlet(-1),
+                           neumann(), dirichlet(99), dirichlet(99)};
+
+TEST(Boundary, CellCentredDirichletIsMidwayBetweenGhostAndInterior) {
+  for (bool flat : {false, true})
+    for (int halo : {1, 2})
+      for (const SideBcs* bcs : {&kDirichletX, &kNeumannX}) {
+        SCOPED_TRACE(std::string(flat ? "2-D" : "3-D") + " halo " + std::to_string(halo) +
+                     (bcs == &kDirichletX ? " Dirichlet x" : " Neumann x"));
+        EXPECT_EQ(run_case(flat, halo, Location::cell, *bcs), "");
+      }
+}
+
+TEST(Boundary, StaggeredDirichletSitsOnTheBoundaryFace) {
+  for (Location loc : {Location::face_x, Location::face_y, Location::edge_xy})
+    for (bool flat : {false, true})
+      for (int halo : {1, 2})
+        for (const SideBcs* bcs : {&kDirichletX, &kNeumannX}) {
+          SCOPED_TRACE(to_string(loc) + (flat ? " 2-D" : " 3-D") + " halo " + std::to_string(halo) +
+                       (bcs == &kDirichletX ? " Dirichlet x" : " Neumann x"));
+          EXPECT_EQ(run_case(flat, halo, loc, *bcs), "");
+        }
+}
+
+TEST(Boundary, ExplicitValuesOnOneRank) {
+  // Hand-computed ghosts on a 4x3x1 bounded block with halo 1.
+  const Comm self(MPI_COMM_SELF);
+  Grid grid;
+  grid.n = {4, 3, 1};
+  const Decomposition dec(grid, self);
+  const Layout l{dec.local_cells(), {1, 1, 0}};
+  const SideBcs bcs = {dirichlet(1), dirichlet(2), neumann(), neumann(), neumann(), neumann()};
+
+  Field c("c", Location::cell, l, Backend::cpu);
+  std::vector<real> v(l.count(), kNaN);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 4; ++i) v[l.index(i, j, 0)] = 10 * j + i;
+  c.from_host(v);
+  apply_boundaries(Exec::cpu(), dec, c, bcs);
+  auto cv = c.to_host();
+  EXPECT_EQ(cv[l.index(-1, 1, 0)], 2 * 1 - 10.0);  // mirrors (0, 1) = 10 across x = 0
+  EXPECT_EQ(cv[l.index(4, 1, 0)], 2 * 2 - 13.0);   // mirrors (3, 1) = 13 across x = L
+  EXPECT_EQ(cv[l.index(2, -1, 0)], 2.0);           // Neumann copies (2, 0)
+  EXPECT_EQ(cv[l.index(2, 3, 0)], 22.0);           // Neumann copies (2, 2)
+  EXPECT_EQ(cv[l.index(-1, -1, 0)], 2 * 1 - 0.0);  // corner: y mirror of the x ghost
+
+  Field fx("fx", Location::face_x, l, Backend::cpu);
+  for (int j = 0; j < 3; ++j) v[l.index(4, j, 0)] = 100 + j;  // the closing face
+  fx.from_host(v);
+  apply_boundaries(Exec::cpu(), dec, fx, bcs);
+  auto fv = fx.to_host();
+  EXPECT_EQ(fv[l.index(0, 1, 0)], 1.0);            // the boundary face takes the value
+  EXPECT_EQ(fv[l.index(4, 1, 0)], 2.0);            // ... on both sides
+  EXPECT_EQ(fv[l.index(-1, 1, 0)], 2 * 1 - 11.0);  // mirrors (1, 1) = 11 across face 0
+  EXPECT_EQ(fv[l.index(1, 1, 0)], 11.0);           // the interior is untouched
+}
+
+}  // namespace
+}  // namespace staghorn
