@@ -20,7 +20,8 @@ Int3 best_dims(const Grid& grid, int ranks, int halo) {
       const Int3 d{px, py, ranks / px / py};
       bool fits = true;
       for (int a = 0; a < 3; ++a)
-        fits = fits && grid.n[a] % d[a] == 0 && (grid.active(a) || d[a] == 1);
+        fits = fits && grid.n[a] % d[a] == 0 &&
+               (grid.active(a) ? grid.n[a] / d[a] >= halo : d[a] == 1);
       if (!fits) continue;
       const long long cost = Decomposition::halo_cost(grid, d, halo);
       if (cost < best_cost) best_cost = cost, best = d;
@@ -46,8 +47,10 @@ void check_requested(const Grid& grid, Int3 req, int ranks) {
 long long Decomposition::halo_cost(const Grid& grid, Int3 d, int halo) {
   long long cost = 0;
   for (int a = 0; a < 3; ++a) {
-    if (!grid.active(a) || (d[a] == 1 && !grid.periodic[a])) continue;
-    long long face = 2LL * halo;
+    // Faces the busiest rank exchanges along a: two, but one when a bounded axis is split in two.
+    const int faces = grid.periodic[a] || d[a] > 2 ? 2 : d[a] - 1;
+    if (!grid.active(a) || faces == 0) continue;
+    long long face = static_cast<long long>(faces) * halo;
     for (int b = 0; b < 3; ++b)
       if (b != a) face *= grid.n[b] / d[b];
     cost += face;
@@ -66,7 +69,8 @@ Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested,
     if (dims_.volume() == 0)
       throw Error("decomposition: no process grid splits " + std::to_string(grid.n.x) + "x" +
                   std::to_string(grid.n.y) + "x" + std::to_string(grid.n.z) +
-                  " cells evenly over " + std::to_string(ranks) + " ranks");
+                  " cells evenly over " + std::to_string(ranks) + " ranks with blocks no thinner "
+                  "than the halo width " + std::to_string(halo));
   }
   // Row-major placement: rank r holds coords (r % px, r / px % py, r / px / py).
   const int r = comm.rank();

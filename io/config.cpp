@@ -33,9 +33,11 @@ json load_json_file(const std::string& path) {
 }
 
 void apply_override(json& config, const std::string& assignment) {
+  const auto fail = [&](const std::string& why) {
+    throw ConfigError("--set " + assignment + ": " + why);
+  };
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set " + assignment + ": expected path=value");
+  if (eq == std::string::npos || eq == 0) fail("expected path=value");
   std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   json value = json::parse(text, nullptr, false);
@@ -43,30 +45,32 @@ void apply_override(json& config, const std::string& assignment) {
 
   int index = -1;
   if (const auto lb = path.find('['); lb != std::string::npos) {
-    const auto rb = path.find(']', lb);
-    try {
-      if (rb != path.size() - 1) throw std::invalid_argument("index");
-      index = std::stoi(path.substr(lb + 1, rb - lb - 1));
-    } catch (const std::exception&) {
-      throw ConfigError("--set " + assignment + ": bad array index in '" + path + "'");
-    }
+    const std::string digits = path.substr(lb + 1, path.size() - lb - 2);
+    if (path.back() != ']' || digits.empty() || digits.size() > 6 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      fail("bad array index in '" + path + "' (expected path[N], N >= 0)");
+    index = std::stoi(digits);
     path = path.substr(0, lb);
   }
-  json* node = &config;
+  if (path.empty() || path.front() == '.' || path.back() == '.' ||
+      path.find("..") != std::string::npos)
+    fail("empty key in '" + path + "'");
+
+  json updated = config;  // changed only if the whole assignment succeeds
+  json* node = &updated;
   std::stringstream ss(path);
   for (std::string part; std::getline(ss, part, '.');) {
-    if (part.empty()) throw ConfigError("--set " + assignment + ": empty key in '" + path + "'");
     if (!node->is_object()) *node = json::object();
     node = &(*node)[part];
   }
   if (index < 0) {
     *node = value;
-    return;
+  } else if (!node->is_array() || index >= static_cast<int>(node->size())) {
+    fail(path + " has no element " + std::to_string(index) + " (set the whole array instead)");
+  } else {
+    (*node)[index] = value;
   }
-  if (!node->is_array() || index >= static_cast<int>(node->size()))
-    throw ConfigError("--set " + assignment + ": " + path + " has no element " +
-                      std::to_string(index) + " (set the whole array instead)");
-  (*node)[index] = value;
+  config = std::move(updated);
 }
 
 json load_config(const std::string& path, const std::vector<std::string>& overrides) {
