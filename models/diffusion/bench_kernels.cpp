@@ -26,6 +26,30 @@ struct Stream5 {
   }
 };
 
+#if defined(__CUDACC__)
+// Launch-shape experiments on the fused iteration alone (no boundary kernels).
+template <int MinBlocks, class F>
+__global__ void __launch_bounds__(256, MinBlocks) bounded_kernel(Region r, F f) {
+  const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = r.lo.z + blockIdx.z * blockDim.z + threadIdx.z;
+  if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
+}
+
+template <class F>
+void for_each_launch_512(const Exec& ex, const Region& r, dim3 block, dim3 grid, const F& f) {
+  detail::for_each_kernel<<<grid, block, 0, ex.stream(Lane::inner)>>>(r, f);
+}
+
+template <int MinBlocks, class F>
+void launch_shape(const Exec& ex, const Region& r, dim3 block, const F& f) {
+  const Int3 e = r.extent();
+  const dim3 grid((e.x + block.x - 1) / block.x, (e.y + block.y - 1) / block.y,
+                  (e.z + block.z - 1) / block.z);
+  bounded_kernel<MinBlocks><<<grid, block, 0, ex.stream(Lane::inner)>>>(r, f);
+}
+#endif
+
 double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
   body();  // warm-up: module load, caches
   ex.synchronize();
@@ -75,7 +99,8 @@ int main(int argc, char** argv) {
     const char* kernel;
     int chunk;
   };
-  for (const Variant v : {Variant{"generic (32x8x1)", "generic", 0}, Variant{"marching chunk 16", "marching", 16},
+  for (const Variant v : {Variant{"generic (32x8x1)", "generic", 0}, Variant{"pairs (32x8x1 x 2 cells)", "pairs", 0},
+                          Variant{"marching chunk 16", "marching", 16},
                           Variant{"marching chunk 32", "marching", 32}, Variant{"marching chunk 64", "marching", 64},
                           Variant{"marching chunk 128", "marching", 128}}) {
     io::json c = config;
@@ -86,5 +111,42 @@ int main(int argc, char** argv) {
     const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
     report(v.name, s, model.bytes_per_cell_iteration());
   }
+#if defined(__CUDACC__)
+  if (ex.on_device()) {
+    const Layout l{dec.local_cells(), {1, 1, 1}};
+    Field H("H", Location::cell, l, ex.backend()), Ho("Ho", Location::cell, l, ex.backend()),
+        Hn("Hn", Location::cell, l, ex.backend()), V("V", Location::cell, l, ex.backend());
+    for (Field* f : {&H, &Ho, &Hn, &V}) fill(ex, *f, 0.5);
+    const Grid& g = rs.grid;
+    diffusion::Coefficients co{{1.0, exponent, exponent == 3 ? 3 : 0}, 1e-4, 1e4, 1.0 * n, 1.0 * n,
+                               1.0 * n, 3.0 * n * n, 3 * M_PI * M_PI, 0.95f};
+    (void)g;
+    const diffusion::Iteration<3> it{co, H.view(), Ho.view(), Hn.view(), V.view()};
+    struct Shape {
+      const char* name;
+      dim3 block;
+      int min_blocks;
+    };
+    for (const Shape sh : {Shape{"kernel 32x8x1", dim3(32, 8, 1), 0}, Shape{"kernel 32x8x1 lb6", dim3(32, 8, 1), 6},
+                           Shape{"kernel 32x8x1 lb8", dim3(32, 8, 1), 8}, Shape{"kernel 64x4x1", dim3(64, 4, 1), 0},
+                           Shape{"kernel 32x4x2", dim3(32, 4, 2), 0}, Shape{"kernel 128x2x1", dim3(128, 2, 1), 0},
+                           Shape{"kernel 32x16x1 (512)", dim3(32, 16, 1), 0}, Shape{"kernel 256x1x1", dim3(256, 1, 1), 0}}) {
+      const double s = seconds_per(ex, iters, [&] {
+        if (sh.block.x * sh.block.y * sh.block.z > 256) {
+          const Int3 e = l.interior().extent();
+          const dim3 grid(e.x / sh.block.x, e.y / sh.block.y, e.z / sh.block.z);
+          for_each_launch_512(ex, l.interior(), sh.block, grid, it);
+        } else if (sh.min_blocks == 6) {
+          launch_shape<6>(ex, l.interior(), sh.block, it);
+        } else if (sh.min_blocks == 8) {
+          launch_shape<8>(ex, l.interior(), sh.block, it);
+        } else {
+          launch_shape<1>(ex, l.interior(), sh.block, it);
+        }
+      });
+      report(sh.name, s, 40);
+    }
+  }
+#endif
   return 0;
 }

@@ -34,6 +34,7 @@ SideBcs bcs_from(const io::json& c) {
 Diffusion::Kernel parse_kernel(const std::string& name) {
   if (name == "generic") return Diffusion::Kernel::generic;
   if (name == "marching") return Diffusion::Kernel::marching;
+  if (name == "pairs") return Diffusion::Kernel::pairs;
   return Diffusion::Kernel::automatic;
 }
 
@@ -84,18 +85,29 @@ Coefficients Diffusion::coefficients() const {
   return co;
 }
 
+Diffusion::Kernel Diffusion::kernel_for(int dims) const {
+  if (kernel_ == Kernel::marching && dims < 3) return Kernel::generic;
+  if (kernel_ == Kernel::pairs && layout_.n.x % 2 != 0) return Kernel::generic;
+  if (kernel_ != Kernel::automatic) return kernel_;
+  return ex_.on_device() && layout_.n.x % 2 == 0 ? Kernel::pairs : Kernel::generic;
+}
+
 template <int Dim>
 void Diffusion::iterate_dim(int count) {
   const Coefficients co = coefficients();
-  const bool march = Dim == 3 && kernel_ != Kernel::generic &&
-                     (kernel_ == Kernel::marching || ex_.on_device());
+  const Kernel kernel = kernel_for(Dim);
+  const View Ho = H_old_.view(), V = dHdtau_.view();  // H and H_new swap every iteration
   for (int it = 0; it < count; ++it) {
-    if (march) {
+    const View Hn = H_new_.view();
+    if (kernel == Kernel::marching) {
       for_each_marching(ex_, layout_.interior(), Lane::inner, march_chunk_,
-                        MarchingIteration{co, H_.view(), H_old_.view(), H_new_.view(), dHdtau_.view()});
+                        MarchingIteration{co, H_.view(), Ho, Hn, V});
+    } else if (kernel == Kernel::pairs) {
+      Region half = layout_.interior();
+      half.hi.x /= 2;
+      for_each(ex_, half, PairIteration<Dim>{co, H_.view(), Ho, Hn, V});
     } else {
-      for_each(ex_, layout_.interior(),
-               Iteration<Dim>{co, H_.view(), H_old_.view(), H_new_.view(), dHdtau_.view()});
+      for_each(ex_, layout_.interior(), Iteration<Dim>{co, H_.view(), Ho, Hn, V});
     }
     H_.swap_data(H_new_);
     refresh();

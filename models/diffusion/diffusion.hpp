@@ -30,13 +30,14 @@ class Diffusion final : public Model, public pt::Problem {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
 
-  // Which iteration kernel runs: the generic one (the reference) or the z-marching one (3-D);
-  // automatic takes the marching one on the GPU.
-  enum class Kernel { automatic, generic, marching };
+  // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
+  // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
+  enum class Kernel { automatic, generic, marching, pairs };
   void set_march_chunk(int chunk) { march_chunk_ = chunk; }  // cells per thread (benchmarks)
 
  private:
   Coefficients coefficients() const;
+  Kernel kernel_for(int dims) const;
   template <int Dim>
   void iterate_dim(int count);
   template <int Dim>

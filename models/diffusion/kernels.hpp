@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/field.hpp"
+#include "core/pair.hpp"
 #include "solvers/pt_update.hpp"
 
 namespace staghorn::diffusion {
@@ -90,6 +91,33 @@ struct Iteration {
     const Star h = gather<Dim>(H, o);
     const real R = co.residual<Dim>(h, H_old.p[o]);
     H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim>(h));
+  }
+};
+
+// The same iteration, two cells along x per thread (i = 2 ip, 2 ip + 1), with 16-byte loads and
+// stores: half the memory instructions and twice the bytes in flight per thread. Needs an even
+// n_x. Arithmetic identical to Iteration<Dim>.
+template <int Dim>
+struct PairIteration {
+  Coefficients co;
+  View H, H_old, H_new, dHdtau;
+
+  SH_HD void operator()(int ip, int j, int k) const {
+    const std::ptrdiff_t o = H.offset(2 * ip, j, k);
+    const real* c = H.p + o;
+    const int sy = static_cast<int>(H.sy), sz = static_cast<int>(H.sz);
+    const Pair x = load2(c);
+    Pair s{0, 0}, n{0, 0}, b{0, 0}, t{0, 0};
+    if constexpr (Dim >= 2) s = load2(c - sy), n = load2(c + sy);
+    if constexpr (Dim >= 3) b = load2(c - sz), t = load2(c + sz);
+    const Star h0{x.a, c[-1], x.b, s.a, n.a, b.a, t.a};
+    const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
+    const Pair old = load2(H_old.p + o);
+    Pair v = load2(dHdtau.p + o);
+    const Pair out{pt::advance(h0.c, co.residual<Dim>(h0, old.a), v.a, co.step<Dim>(h0)),
+                   pt::advance(h1.c, co.residual<Dim>(h1, old.b), v.b, co.step<Dim>(h1))};
+    store2(H_new.p + o, out);
+    store2(dHdtau.p + o, v);
   }
 };
 

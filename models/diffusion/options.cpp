@@ -20,9 +20,10 @@ void Diffusion::add_options(io::Schema& s) {
   s.add("diffusion.initial.center", Type::number3, nullptr,
         "Centre of the bump (null: the centre of the domain)");
   s.add("diffusion.kernel", Type::string, "auto",
-        "Iteration kernel: generic (one thread per cell, the reference), marching (3-D: threads "
-        "march along z keeping values in registers) or auto (marching on the GPU in 3-D)")
-      .one_of({"auto", "generic", "marching"});
+        "Iteration kernel: generic (one thread per cell, the reference), pairs (two cells along x "
+        "per thread with 16-byte accesses; even nx), marching (3-D: threads march along z keeping "
+        "values in registers) or auto (pairs on the GPU, generic on the CPU)")
+      .one_of({"auto", "generic", "pairs", "marching"});
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (const char* side : sides) {
     const std::string p = std::string("diffusion.boundary.") + side;

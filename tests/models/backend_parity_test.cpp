@@ -41,10 +41,10 @@ double max_relative_difference(const std::vector<real>& a, const std::vector<rea
 
 constexpr int kIterations = 300;
 
-TEST(KernelParity, MarchingMatchesGenericOnCpu) {
+TEST(KernelParity, VariantsMatchGenericOnCpu) {
   const std::vector<real> generic = iterate("generic", Exec::cpu(), 40);
-  const std::vector<real> marching = iterate("marching", Exec::cpu(), 40);
-  EXPECT_EQ(max_relative_difference(generic, marching), 0.0);
+  for (const char* kernel : {"marching", "pairs"})
+    EXPECT_EQ(max_relative_difference(generic, iterate(kernel, Exec::cpu(), 40)), 0.0) << kernel;
   EXPECT_GT(max_relative_difference(generic, DiffusionRun(parity_config("generic")).interior()), 1e-4)
       << "the iterations moved the state";
 }
@@ -52,7 +52,7 @@ TEST(KernelParity, MarchingMatchesGenericOnCpu) {
 TEST(KernelParity, CudaMatchesCpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const std::vector<real> cpu = iterate("generic", Exec::cpu(), kIterations);
-  for (const char* kernel : {"generic", "marching"}) {
+  for (const char* kernel : {"generic", "pairs", "marching"}) {
     const double d = max_relative_difference(cpu, iterate(kernel, Exec::cuda(0), kIterations));
     std::printf("cuda %s vs cpu after %d iterations on 64^3: max relative difference %.3e\n",
                 kernel, kIterations, d);
