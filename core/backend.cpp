@@ -64,6 +64,8 @@ void check_launch(const char* what) {
 struct Exec::Streams {
 #ifdef STAGHORN_HAVE_CUDA
   cudaStream_t inner = nullptr, boundary = nullptr;
+  double* scratch = nullptr;
+  std::size_t scratch_count = 0;
   explicit Streams(int device) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
     int least = 0, greatest = 0;
@@ -72,6 +74,7 @@ struct Exec::Streams {
     check_cuda(cudaStreamCreateWithPriority(&boundary, cudaStreamNonBlocking, greatest), "stream");
   }
   ~Streams() {
+    cudaFree(scratch);
     cudaStreamDestroy(inner);
     cudaStreamDestroy(boundary);
   }
@@ -120,6 +123,23 @@ void Exec::order(Lane earlier, Lane later) const {
   cudaEventDestroy(ev);
 #else
   (void)earlier, (void)later;
+#endif
+}
+
+double* Exec::scratch(std::size_t count) const {
+#ifdef STAGHORN_HAVE_CUDA
+  if (!streams_) throw Error("device scratch requested on the cpu backend");
+  if (streams_->scratch_count < count) {
+    check_cuda(cudaStreamSynchronize(streams_->inner), "inner stream");
+    cudaFree(streams_->scratch);
+    streams_->scratch = nullptr;
+    check_cuda(cudaMalloc(&streams_->scratch, count * sizeof(double)), "cudaMalloc (scratch)");
+    streams_->scratch_count = count;
+  }
+  return streams_->scratch;
+#else
+  (void)count;
+  throw Error("device scratch requested in a build without CUDA");
 #endif
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -34,6 +35,9 @@ class Exec {
   // Orders `later` after everything queued so far on `earlier`.
   void order(Lane earlier, Lane later) const;
   std::string description() const;
+  // Device scratch space of at least `count` reals, reused between calls (partial reductions).
+  // Valid until the next call; work using it must be complete before it is asked for again.
+  double* scratch(std::size_t count) const;
 
  private:
   struct Streams;

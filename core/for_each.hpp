@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -13,10 +14,9 @@
 #include "core/geometry.hpp"
 
 #if defined(__CUDACC__)
+#include <cub/block/block_reduce.cuh>
 #include <thrust/execution_policy.h>
-#include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_reduce.h>
+#include <thrust/reduce.h>
 #endif
 
 namespace staghorn {
@@ -42,10 +42,31 @@ __global__ void for_each_kernel(Region r, F f) {
   if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
 }
 
+// Threads per block: 256, or what the functor asks for with `static constexpr int kThreads`
+// (measured per kernel: e.g. fewer for kernels with many registers).
+template <class F, class = void>
+struct threads_of {
+  static constexpr unsigned value = 256;
+};
+template <class F>
+struct threads_of<F, std::void_t<decltype(F::kThreads)>> {
+  static constexpr unsigned value = F::kThreads;
+};
+
+// 32 threads along x unless the region is thinner (boundary slabs): then the threads go to the
+// other axes instead of idling.
+inline dim3 block_for(const Int3& e, unsigned threads) {
+  unsigned bx = 32;
+  while (bx > 1 && static_cast<int>(bx / 2) >= e.x) bx /= 2;
+  unsigned by = threads / bx;
+  while (by > 1 && static_cast<int>(by / 2) >= e.y) by /= 2;
+  return dim3(bx, by, threads / bx / by);
+}
+
 template <class F>
 void launch(CUstream_st* stream, const Region& r, const F& f) {
   const Int3 e = r.extent();
-  const dim3 block(32, 8, 1);
+  const dim3 block = block_for(e, threads_of<F>::value);
   const dim3 grid((e.x + block.x - 1) / block.x, (e.y + block.y - 1) / block.y,
                   (e.z + block.z - 1) / block.z);
   for_each_kernel<<<grid, block, 0, stream>>>(r, f);
@@ -75,19 +96,33 @@ void launch_march(CUstream_st* stream, const Region& r, int chunk, const F& f) {
   check_launch("for_each_marching kernel launch");
 }
 
-// Maps a linear index inside a region to the functor's value there.
-template <class F>
-struct AtLinear {
-  Region r;
-  F f;
-  SH_HD real operator()(long long idx) const {
-    const Int3 e = r.extent();
-    const int i = static_cast<int>(idx % e.x);
-    const int j = static_cast<int>(idx / e.x % e.y);
-    const int k = static_cast<int>(idx / e.x / e.y);
-    return f(r.lo.x + i, r.lo.y + j, r.lo.z + k);
-  }
-};
+constexpr int kReduceX = 32, kReduceY = 8;
+
+// First pass of a reduction: one partial result per block, in block order.
+template <class Op, class F>
+__global__ void reduce_kernel(Region r, Op op, F f, real* partial) {
+  const int i = r.lo.x + blockIdx.x * kReduceX + threadIdx.x;
+  const int j = r.lo.y + blockIdx.y * kReduceY + threadIdx.y;
+  const int k = r.lo.z + blockIdx.z;
+  const real v = (i < r.hi.x && j < r.hi.y) ? f(i, j, k) : Op::identity();
+  using Block = cub::BlockReduce<real, kReduceX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kReduceY>;
+  __shared__ typename Block::TempStorage tmp;
+  const real b = Block(tmp).Reduce(v, op);
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    partial[blockIdx.x + gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = b;
+}
+
+template <class Op, class F>
+real reduce_device(const Exec& ex, const Region& r, Op op, const F& f) {
+  const Int3 e = r.extent();
+  const dim3 grid((e.x + kReduceX - 1) / kReduceX, (e.y + kReduceY - 1) / kReduceY, e.z);
+  const std::size_t blocks = static_cast<std::size_t>(grid.x) * grid.y * grid.z;
+  real* partial = ex.scratch(blocks);
+  CUstream_st* s = ex.stream(Lane::inner);
+  reduce_kernel<<<grid, dim3(kReduceX, kReduceY, 1), 0, s>>>(r, op, f, partial);
+  check_launch("reduce kernel launch");
+  return thrust::reduce(thrust::cuda::par.on(s), partial, partial + blocks, Op::identity(), op);
+}
 
 }  // namespace detail
 #endif
@@ -156,10 +191,7 @@ real reduce(const Exec& ex, const Region& r, Op op, const F& f) {
   if (r.empty()) return Op::identity();
   if (ex.on_device()) {
 #if defined(__CUDACC__)
-    auto policy = thrust::cuda::par.on(ex.stream(Lane::inner));
-    return thrust::transform_reduce(policy, thrust::counting_iterator<long long>(0),
-                                    thrust::counting_iterator<long long>(r.size()),
-                                    detail::AtLinear<F>{r, f}, Op::identity(), op);
+    return detail::reduce_device(ex, r, op, f);
 #else
     not_compiled_for_cuda();
 #endif

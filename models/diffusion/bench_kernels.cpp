@@ -94,6 +94,16 @@ int main(int argc, char** argv) {
     });
     report("stream (3 read, 2 write)", s, 40);
   }
+  {
+    // The pieces of one solver step (pairs kernel): where does a step's time go besides iterating?
+    diffusion::Diffusion model({config, dec, ex});
+    const double t_begin = seconds_per(ex, 5, [&] { model.begin_solve(rs.dt); });
+    const double t_res = seconds_per(ex, 5, [&] { model.residuals(); });
+    const double t_500 = seconds_per(ex, 1, [&] { model.iterate(500); }) / 500;
+    std::printf("step pieces: begin_solve %.3f ms, residual check %.3f ms, iteration (500 in a row) %.4f ms\n",
+                t_begin * 1e3, t_res * 1e3, t_500 * 1e3);
+    report("pairs, 500 in a row", t_500, model.bytes_per_cell_iteration());
+  }
   struct Variant {
     const char* name;
     const char* kernel;
@@ -122,6 +132,16 @@ int main(int argc, char** argv) {
                                1.0 * n, 3.0 * n * n, 3 * M_PI * M_PI, 0.95f};
     (void)g;
     const diffusion::Iteration<3> it{co, H.view(), Ho.view(), Hn.view(), V.view()};
+    const diffusion::PairIteration<3> pit{co, H.view(), Ho.view(), Hn.view(), V.view()};
+    Region half = l.interior();
+    half.hi.x /= 2;
+    for (const dim3 b : {dim3(32, 8, 1), dim3(16, 16, 1), dim3(32, 4, 1), dim3(64, 4, 1), dim3(16, 8, 2),
+                         dim3(32, 4, 2), dim3(128, 2, 1), dim3(8, 32, 1)}) {
+      const double s = seconds_per(ex, iters, [&] { launch_shape<1>(ex, half, b, pit); });
+      char name[64];
+      std::snprintf(name, sizeof name, "pairs kernel %ux%ux%u", b.x, b.y, b.z);
+      report(name, s, 40);
+    }
     struct Shape {
       const char* name;
       dim3 block;

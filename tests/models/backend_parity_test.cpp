@@ -6,6 +6,9 @@
 
 #include <cmath>
 
+#include <random>
+
+#include "core/for_each.hpp"
 #include "diffusion_fixture.hpp"
 
 namespace staghorn::test {
@@ -57,6 +60,30 @@ TEST(KernelParity, CudaMatchesCpu) {
     std::printf("cuda %s vs cpu after %d iterations on 64^3: max relative difference %.3e\n",
                 kernel, kIterations, d);
     EXPECT_LT(d, 1e-12) << kernel;
+  }
+}
+
+struct Value {
+  View v;
+  SH_HD real operator()(int i, int j, int k) const { return v(i, j, k); }
+};
+
+// Max and sum reductions on the GPU against the CPU on random data (max exact, sum to rounding).
+TEST(KernelParity, CudaReductionsMatchCpu) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Layout l{{61, 37, 29}, {1, 1, 1}};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<real> u(-1, 1);
+  std::vector<real> host(l.count());
+  for (real& x : host) x = u(rng);
+  const Exec gpu = Exec::cuda(0), cpu = Exec::cpu();
+  Field a("a", Location::cell, l, Backend::cpu), b("b", Location::cell, l, Backend::cuda);
+  a.from_host(host);
+  b.from_host(host);
+  for (const Region& r : {l.interior(), l.all(), Region{{3, 5, 7}, {4, 6, 8}}}) {
+    EXPECT_EQ(reduce(cpu, r, MaxOp{}, Value{a.view()}), reduce(gpu, r, MaxOp{}, Value{b.view()}));
+    const real sa = reduce(cpu, r, SumOp{}, Value{a.view()}), sb = reduce(gpu, r, SumOp{}, Value{b.view()});
+    EXPECT_NEAR(sa, sb, 1e-12 * r.size());
   }
 }
 
