@@ -9,10 +9,14 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "test_support.hpp"
 #include "core/error.hpp"
 
 namespace staghorn {
 namespace {
+
+using test::error_of;
+using test::gather_text;
 
 Grid make_grid(Int3 n, std::array<bool, 3> periodic) {
   Grid g;
@@ -23,32 +27,6 @@ Grid make_grid(Int3 n, std::array<bool, 3> periodic) {
 
 std::string str(Int3 v) {
   return std::to_string(v.x) + "x" + std::to_string(v.y) + "x" + std::to_string(v.z);
-}
-
-// Every rank's `local` text on every rank, so that a failure on any rank shows in rank 0's output.
-std::string gather_text(const Comm& comm, const std::string& local) {
-  const int len = static_cast<int>(local.size());
-  std::vector<int> lens(comm.size()), displs(comm.size(), 0);
-  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm.get());
-  for (int r = 1; r < comm.size(); ++r) displs[r] = displs[r - 1] + lens[r - 1];
-  std::string all(displs.back() + lens.back(), '\0');
-  MPI_Allgatherv(local.data(), len, MPI_CHAR, &all[0], lens.data(), displs.data(), MPI_CHAR,
-                 comm.get());
-  std::string out;
-  for (int r = 0; r < comm.size(); ++r)
-    if (lens[r] > 0) out += "rank " + std::to_string(r) + ": " + all.substr(displs[r], lens[r]);
-  return out;
-}
-
-// Message of the staghorn::Error `f` throws, or "<no error>".
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
 }
 
 // All process grids of `ranks` that split `grid` evenly and leave inactive axes whole.

@@ -12,28 +12,17 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "test_support.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 
 namespace staghorn {
 namespace {
 
-const real kNaN = std::numeric_limits<real>::quiet_NaN();
+using test::error_of;
+using test::gather_text;
 
-// Every rank's `local` text on every rank, so that a failure on any rank shows in rank 0's output.
-std::string gather_text(const Comm& comm, const std::string& local) {
-  const int len = static_cast<int>(local.size());
-  std::vector<int> lens(comm.size()), displs(comm.size(), 0);
-  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm.get());
-  for (int r = 1; r < comm.size(); ++r) displs[r] = displs[r - 1] + lens[r - 1];
-  std::string all(displs.back() + lens.back(), '\0');
-  MPI_Allgatherv(local.data(), len, MPI_CHAR, &all[0], lens.data(), displs.data(), MPI_CHAR,
-                 comm.get());
-  std::string out;
-  for (int r = 0; r < comm.size(); ++r)
-    if (lens[r] > 0) out += "rank " + std::to_string(r) + ": " + all.substr(displs[r], lens[r]);
-  return out;
-}
+const real kNaN = std::numeric_limits<real>::quiet_NaN();
 
 // A value unique to field f at global cell g (exact in double for the small grids used here).
 real unique_value(int f, Int3 g) { return 1 + f + 10.0 * (g.x + 100.0 * (g.y + 100.0 * g.z)); }

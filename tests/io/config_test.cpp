@@ -2,6 +2,8 @@
 #include "io/config.hpp"
 
 #include <gtest/gtest.h>
+
+#include "test_support.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +15,9 @@
 
 namespace staghorn::io {
 namespace {
+
+using test::error_of;
+using test::gather_text;
 
 Schema test_schema() {
   Schema s;
@@ -27,17 +32,6 @@ Schema test_schema() {
   s.add("output.every", Type::integer, nullptr, "steps between snapshots, null: end only");
   s.add("name", Type::string, "run", "run name");
   return s;
-}
-
-// Message of the ConfigError `f` throws, or "<no error>".
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "<no error>";
 }
 
 std::string resolve_error(const json& user) {

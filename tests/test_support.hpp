@@ -1,0 +1,39 @@
+#pragma once
+// Helpers shared by the tests.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "core/error.hpp"
+
+namespace staghorn::test {
+
+// Every rank's `local` text on every rank, so that a failure on any rank shows in rank 0's output.
+inline std::string gather_text(const Comm& comm, const std::string& local) {
+  const int len = static_cast<int>(local.size());
+  std::vector<int> lens(comm.size()), displs(comm.size(), 0);
+  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm.get());
+  for (int r = 1; r < comm.size(); ++r) displs[r] = displs[r - 1] + lens[r - 1];
+  std::string all(displs.back() + lens.back(), '\0');
+  MPI_Allgatherv(local.data(), len, MPI_CHAR, &all[0], lens.data(), displs.data(), MPI_CHAR,
+                 comm.get());
+  std::string out;
+  for (int r = 0; r < comm.size(); ++r)
+    if (lens[r] > 0) out += "rank " + std::to_string(r) + ": " + all.substr(displs[r], lens[r]);
+  return out;
+}
+
+// Message of the staghorn::Error (or subclass) `f` throws, or "<no error>".
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+}  // namespace staghorn::test
