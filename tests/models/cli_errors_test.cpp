@@ -163,6 +163,18 @@ TEST_F(CliErrors, NonConvergenceKeepsLastGoodSnapshot) {
   EXPECT_FALSE(fs::exists(fresh / "snapshot_000001.nc"));
 }
 
+// NaN in a run: D = H^3 overflows for a huge initial value; the run stops with exit code 3.
+TEST_F(CliErrors, NanStopsTheRun) {
+  const fs::path fresh = out() / "nan";
+  const std::string cfg = config(R"({"backend": "cpu", "grid": {"n": [16, 16, 1]},
+      "time": {"steps": 2}, "metrics": {"copy_bandwidth": false},
+      "diffusion": {"exponent": 3, "initial": {"amplitude": 1e300}}})");
+  const Result r = run("run " + cfg + " --output " + fresh.string());
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("residual of H is nan"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(fresh / "snapshot_000001.nc"));
+}
+
 TEST(Cli, HelpVersionDescribeAndCheck) {
   EXPECT_EQ(run("--help").code, 0);
   const Result v = run("--version");
