@@ -64,6 +64,7 @@ void check_launch(const char* what) {
 struct Exec::Streams {
 #ifdef STAGHORN_HAVE_CUDA
   cudaStream_t inner = nullptr, boundary = nullptr;
+  cudaEvent_t ordering = nullptr;  // reused by order(): streams wait on it in issue order
   double* scratch = nullptr;
   std::size_t scratch_count = 0;
   explicit Streams(int device) {
@@ -72,9 +73,11 @@ struct Exec::Streams {
     check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
     check_cuda(cudaStreamCreateWithPriority(&inner, cudaStreamNonBlocking, least), "stream");
     check_cuda(cudaStreamCreateWithPriority(&boundary, cudaStreamNonBlocking, greatest), "stream");
+    check_cuda(cudaEventCreateWithFlags(&ordering, cudaEventDisableTiming), "cudaEventCreate");
   }
   ~Streams() {
     cudaFree(scratch);
+    cudaEventDestroy(ordering);
     cudaStreamDestroy(inner);
     cudaStreamDestroy(boundary);
   }
@@ -116,11 +119,9 @@ void Exec::synchronize() const {
 void Exec::order(Lane earlier, Lane later) const {
 #ifdef STAGHORN_HAVE_CUDA
   if (!streams_ || earlier == later) return;
-  cudaEvent_t ev;
-  check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
-  check_cuda(cudaEventRecord(ev, stream(earlier)), "cudaEventRecord");
-  check_cuda(cudaStreamWaitEvent(stream(later), ev, 0), "cudaStreamWaitEvent");
-  cudaEventDestroy(ev);
+  // The wait captures the event's state when issued, so one event serves every call.
+  check_cuda(cudaEventRecord(streams_->ordering, stream(earlier)), "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(stream(later), streams_->ordering, 0), "cudaStreamWaitEvent");
 #else
   (void)earlier, (void)later;
 #endif

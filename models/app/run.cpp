@@ -72,6 +72,37 @@ std::string now_utc() {
   return buf;
 }
 
+// The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
+io::json metrics(const Setup& s, const Model& model, long long steps, long long iterations,
+                 double solve_seconds) {
+  const RunSettings& rs = s.settings;
+  const int ranks = s.dec->comm().size();
+  const double cells = static_cast<double>(rs.grid.cells());
+  const double t_it = iterations > 0 ? solve_seconds / iterations : 0;
+  const double teff = t_it > 0 ? model.bytes_per_cell_iteration() * cells / t_it / 1e9 : 0;
+  io::json m;
+  m["model"] = rs.model;
+  m["backend"] = to_string(s.exec.backend());
+  m["device"] = s.exec.description();
+  m["ranks"] = ranks;
+  m["grid"] = {rs.grid.n.x, rs.grid.n.y, rs.grid.n.z};
+  m["process_grid"] = {s.dec->dims().x, s.dec->dims().y, s.dec->dims().z};
+  m["steps"] = steps;
+  m["iterations"] = iterations;
+  m["wall_time_s"] = solve_seconds;
+  m["time_per_iteration_s"] = t_it;
+  m["cell_updates_per_s"] = t_it > 0 ? cells / t_it : 0;
+  m["bytes_per_cell_iteration"] = model.bytes_per_cell_iteration();
+  m["T_eff_GBs"] = teff;
+  m["T_eff_per_rank_GBs"] = teff / ranks;
+  if (rs.measure_copy_bandwidth && t_it > 0) {
+    const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
+    m["copy_bandwidth_GBs"] = s.dec->comm().sum(bw) / ranks;
+    m["T_eff_fraction"] = teff / ranks / m["copy_bandwidth_GBs"].get<double>();
+  }
+  return m;
+}
+
 }  // namespace
 
 io::json resolve_config(const RunRequest& request) {
@@ -119,21 +150,19 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   if (comm.root()) fs::create_directories(rs.output_dir);
   comm.barrier();
   const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump()};
+  std::string last_written = rs.restart;
   auto write = [&](const LoopState& st) {
     io::SnapshotMeta meta = meta0;
     meta.step = st.step, meta.time = st.time;
     io::write_snapshot(snapshot_path(rs, st.step), *s.dec, model->output_fields(), meta);
+    last_written = snapshot_path(rs, st.step);
   };
   std::unique_ptr<io::CsvSeries> series;
   const auto columns = series_columns(*model);
   if (comm.root())
     series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
                                              columns, !rs.restart.empty());
-  std::string last_written = rs.restart;
-  if (rs.restart.empty() && rs.output_initial) {
-    write(state);
-    last_written = snapshot_path(rs, state.step);
-  }
+  if (rs.restart.empty() && rs.output_initial) write(state);
 
   const long long first_step = state.step;
   const double cells = static_cast<double>(rs.grid.cells());
@@ -149,10 +178,7 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
     if (series) series->row(row);
     progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
   };
-  hooks.output = [&](const LoopState& st) {
-    write(st);
-    last_written = snapshot_path(rs, st.step);
-  };
+  hooks.output = write;
   try {
     state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(*model, state, hooks);
   } catch (const NumericalError& e) {
@@ -160,28 +186,7 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
                          (last_written.empty() ? std::string("none") : "'" + last_written + "'"));
   }
 
-  const double per_rank_bytes = model->bytes_per_cell_iteration() * cells / comm.size();
-  const double t_it = iterations > 0 ? solve_seconds / iterations : 0;
-  io::json m;
-  m["model"] = rs.model;
-  m["backend"] = to_string(s.exec.backend());
-  m["device"] = s.exec.description();
-  m["ranks"] = comm.size();
-  m["grid"] = {rs.grid.n.x, rs.grid.n.y, rs.grid.n.z};
-  m["process_grid"] = {s.dec->dims().x, s.dec->dims().y, s.dec->dims().z};
-  m["steps"] = state.step - first_step;
-  m["iterations"] = iterations;
-  m["wall_time_s"] = solve_seconds;
-  m["time_per_iteration_s"] = t_it;
-  m["cell_updates_per_s"] = t_it > 0 ? cells / t_it : 0;
-  m["bytes_per_cell_iteration"] = model->bytes_per_cell_iteration();
-  m["T_eff_GBs"] = t_it > 0 ? per_rank_bytes * comm.size() / t_it / 1e9 : 0;
-  m["T_eff_per_rank_GBs"] = t_it > 0 ? per_rank_bytes / t_it / 1e9 : 0;
-  if (rs.measure_copy_bandwidth && t_it > 0) {
-    const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
-    m["copy_bandwidth_GBs"] = comm.sum(bw) / comm.size();
-    m["T_eff_fraction"] = m["T_eff_per_rank_GBs"].get<double>() / m["copy_bandwidth_GBs"].get<double>();
-  }
+  io::json m = metrics(s, *model, state.step - first_step, iterations, solve_seconds);
   m["output_dir"] = rs.output_dir;
   m["finished"] = now_utc();
   if (comm.root()) {
