@@ -116,6 +116,14 @@ void Exec::synchronize() const {
 #endif
 }
 
+void Exec::synchronize(Lane lane) const {
+#ifdef STAGHORN_HAVE_CUDA
+  if (streams_) check_cuda(cudaStreamSynchronize(stream(lane)), "stream synchronize");
+#else
+  (void)lane;
+#endif
+}
+
 void Exec::order(Lane earlier, Lane later) const {
 #ifdef STAGHORN_HAVE_CUDA
   if (!streams_ || earlier == later) return;

@@ -32,6 +32,7 @@ class Exec {
   CUstream_st* stream(Lane lane) const;
   // Waits for all work queued on both lanes.
   void synchronize() const;
+  void synchronize(Lane lane) const;
   // Orders `later` after everything queued so far on `earlier`.
   void order(Lane earlier, Lane later) const;
   std::string description() const;

@@ -67,7 +67,10 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
         segs_.push_back(s);
       }
   // The peer across -d exists whenever the peer across d does (periodicity is per axis).
-  for (auto& s : segs_) s.opposite = index_of[dir_index({-s.dir.x, -s.dir.y, -s.dir.z})];
+  for (auto& s : segs_) {
+    s.opposite = index_of[dir_index({-s.dir.x, -s.dir.y, -s.dir.z})];
+    remote_ = remote_ || s.peer != dec.comm().rank();
+  }
 }
 
 void HaloExchange::reserve(std::size_t fields) {
@@ -83,10 +86,23 @@ void HaloExchange::reserve(std::size_t fields) {
 
 void HaloExchange::exchange(const std::vector<Field*>& fields) {
   if (segs_.empty() || fields.empty()) return;
-  reserve(fields.size());
   ex_.order(Lane::inner, Lane::boundary);  // what was computed must be complete before packing
+  begin(fields);
+  end(fields);
+}
+
+void HaloExchange::begin(const std::vector<Field*>& fields) {
+  if (segs_.empty() || fields.empty()) return;
+  reserve(fields.size());
   pack(fields);
-  transfer(fields.size());
+  if (remote_ && ex_.on_device())
+    copy_bytes(host_send_.data(), send_.data(), fields.size() * cells_per_field_ * sizeof(real),
+               ex_.stream(Lane::boundary));
+}
+
+void HaloExchange::end(const std::vector<Field*>& fields) {
+  if (segs_.empty() || fields.empty()) return;
+  if (remote_) transfer(fields.size());
   unpack(fields);
   ex_.order(Lane::boundary, Lane::inner);
 }
@@ -100,16 +116,11 @@ void HaloExchange::pack(const std::vector<Field*>& fields) {
 
 void HaloExchange::transfer(std::size_t nfields) {
   const int me = dec_.comm().rank();
-  bool remote = false;
-  for (const auto& s : segs_) remote = remote || s.peer != me;
-  if (!remote) return;  // every segment is our own: unpack reads the send buffer directly
-
   const std::size_t n = nfields * cells_per_field_;
   real* out = send_.data();
   real* in = recv_.data();
   if (ex_.on_device()) {
-    copy_bytes(host_send_.data(), send_.data(), n * sizeof(real), ex_.stream(Lane::boundary));
-    ex_.synchronize();
+    ex_.synchronize(Lane::boundary);  // the staged send buffer is complete; the inner lane runs on
     out = host_send_.data();
     in = host_recv_.data();
   }

@@ -16,8 +16,17 @@ class HaloExchange {
   HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex,
                bool corners = true);
 
-  // Blocking exchange: on return every halo cell with an owner holds the owner's value.
+  // Blocking exchange: on return every halo cell with an owner holds the owner's value (for work
+  // queued after it on either lane).
   void exchange(const std::vector<Field*>& fields);
+
+  // The same in two halves, to hide communication behind computation: begin() packs the segments
+  // (and stages them to the host for MPI) on the boundary lane, without waiting; work queued next
+  // on the inner lane overlaps the transfer that end() performs before it unpacks. The caller
+  // orders whatever produced the sent values before begin() (e.g. computes them on the boundary
+  // lane).
+  void begin(const std::vector<Field*>& fields);
+  void end(const std::vector<Field*>& fields);
 
   // Local regions one segment sends (interior slab) and receives (halo slab) in direction `dir`.
   static Region send_region(const Layout& layout, Int3 dir);
@@ -42,6 +51,7 @@ class HaloExchange {
   Exec ex_;
   std::vector<Segment> segs_;
   std::size_t cells_per_field_ = 0;
+  bool remote_ = false;  // some segment goes to another rank (else all is local copies)
   Buffer<real> send_, recv_;            // in the backend's memory
   Buffer<real> host_send_, host_recv_;  // pinned staging when the backend is a GPU
 };

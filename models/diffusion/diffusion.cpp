@@ -38,6 +38,13 @@ Diffusion::Kernel parse_kernel(const std::string& name) {
   return Diffusion::Kernel::automatic;
 }
 
+Int3 shell_width(const ModelContext& ctx) {
+  Int3 w;
+  for (int a = 0; a < 3; ++a)
+    w[a] = ctx.dec.grid().active(a) ? io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>() : 0;
+  return w;
+}
+
 }  // namespace
 
 Diffusion::Diffusion(const ModelContext& ctx)
@@ -49,6 +56,8 @@ Diffusion::Diffusion(const ModelContext& ctx)
       H_old_("H_old", Location::cell, layout_, ex_.backend()),
       dHdtau_("dHdtau", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
+      split_(split_shell(layout_.interior(), shell_width(ctx))),
+      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>()),
       bcs_(bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
@@ -86,31 +95,38 @@ Coefficients Diffusion::coefficients() const {
 }
 
 Diffusion::Kernel Diffusion::kernel_for(int dims) const {
+  // The pairs kernel needs every region to start and end at an even x.
+  bool even = layout_.n.x % 2 == 0;
+  for (const Region& r : split_.shell) even = even && r.lo.x % 2 == 0 && r.hi.x % 2 == 0;
   if (kernel_ == Kernel::marching && dims < 3) return Kernel::generic;
-  if (kernel_ == Kernel::pairs && layout_.n.x % 2 != 0) return Kernel::generic;
+  if (kernel_ == Kernel::pairs && !even) return Kernel::generic;
   if (kernel_ != Kernel::automatic) return kernel_;
-  return ex_.on_device() && layout_.n.x % 2 == 0 ? Kernel::pairs : Kernel::generic;
+  return ex_.on_device() && even ? Kernel::pairs : Kernel::generic;
+}
+
+template <int Dim>
+void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lane) {
+  const View H = H_.view(), Ho = H_old_.view(), Hn = H_new_.view(), V = dHdtau_.view();
+  if (kernel == Kernel::marching) {
+    for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
+  } else if (kernel == Kernel::pairs) {
+    r.lo.x /= 2, r.hi.x /= 2;
+    for_each(ex_, r, lane, PairIteration<Dim>{co, H, Ho, Hn, V});
+  } else {
+    for_each(ex_, r, lane, Iteration<Dim>{co, H, Ho, Hn, V});
+  }
 }
 
 template <int Dim>
 void Diffusion::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const Kernel kernel = kernel_for(Dim);
-  const View Ho = H_old_.view(), V = dHdtau_.view();  // H and H_new swap every iteration
   for (int it = 0; it < count; ++it) {
-    const View Hn = H_new_.view();
-    if (kernel == Kernel::marching) {
-      for_each_marching(ex_, layout_.interior(), Lane::inner, march_chunk_,
-                        MarchingIteration{co, H_.view(), Ho, Hn, V});
-    } else if (kernel == Kernel::pairs) {
-      Region half = layout_.interior();
-      half.hi.x /= 2;
-      for_each(ex_, half, PairIteration<Dim>{co, H_.view(), Ho, Hn, V});
-    } else {
-      for_each(ex_, layout_.interior(), Iteration<Dim>{co, H_.view(), Ho, Hn, V});
-    }
+    update_and_exchange(ex_, halo_, split_, {&H_new_}, hide_, [&](const Region& r, Lane lane) {
+      update<Dim>(kernel, co, r, lane);
+    });
+    apply_boundaries(ex_, dec_, H_new_, bcs_);
     H_.swap_data(H_new_);
-    refresh();
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/boundary.hpp"
 #include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
 #include "models/diffusion/kernels.hpp"
 #include "models/model.hpp"
 #include "solvers/pt_solver.hpp"
@@ -41,6 +42,8 @@ class Diffusion final : public Model, public pt::Problem {
   template <int Dim>
   void iterate_dim(int count);
   template <int Dim>
+  void update(Kernel kernel, const Coefficients& co, Region r, Lane lane);
+  template <int Dim>
   real local_residual() const;
   void set_initial(const io::json& ic);
 
@@ -49,6 +52,8 @@ class Diffusion final : public Model, public pt::Problem {
   Layout layout_;
   Field H_, H_new_, H_old_, dHdtau_;
   HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;
   SideBcs bcs_;
   Material mat_;
   pt::Solver solver_;

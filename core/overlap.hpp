@@ -1,0 +1,42 @@
+#pragma once
+// Hiding communication behind computation: the cells whose values neighbours need (the boundary
+// shell) are computed first on the high-priority boundary lane, their halo starts moving, and the
+// inner region is computed on the inner lane meanwhile.
+
+#include <vector>
+
+#include "core/halo_exchange.hpp"
+
+namespace staghorn {
+
+// A block's interior split into a boundary shell (the cells within `width` of its sides along
+// each axis where width > 0; disjoint slabs) and the inner region.
+struct ShellSplit {
+  Region interior;
+  std::vector<Region> shell;
+  Region inner;
+};
+
+ShellSplit split_shell(const Region& interior, Int3 width);
+
+// Computes new values of `fields` with update(region, lane) over the whole interior and fills
+// their halos. With `hide`, the shell is computed on the boundary lane and exchanged while the
+// inner region is computed; without, everything is computed and then exchanged. Both give the
+// same values to the bit (the same kernels on the same cells).
+template <class Update>
+void update_and_exchange(const Exec& ex, HaloExchange& halo, const ShellSplit& split,
+                         const std::vector<Field*>& fields, bool hide, Update&& update) {
+  if (!hide) {
+    update(split.interior, Lane::inner);
+    halo.exchange(fields);
+    return;
+  }
+  ex.order(Lane::inner, Lane::boundary);  // the inputs are complete on both lanes
+  for (const Region& r : split.shell) update(r, Lane::boundary);
+  halo.begin(fields);
+  update(split.inner, Lane::inner);
+  halo.end(fields);
+  ex.order(Lane::boundary, Lane::inner);  // the shell is complete for what follows on either lane
+}
+
+}  // namespace staghorn

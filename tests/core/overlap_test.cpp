@@ -1,0 +1,87 @@
+// The boundary-shell split covers the block exactly once, and an update with its halo exchange
+// gives the same bits with communication hidden or not, on any number of ranks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+#include "core/overlap.hpp"
+
+namespace staghorn {
+namespace {
+
+TEST(ShellSplit, CoversTheInteriorExactlyOnce) {
+  const Region interior{{0, 0, 0}, {20, 9, 7}};
+  for (const Int3 w : {Int3{16, 2, 2}, Int3{1, 1, 1}, Int3{3, 0, 2}, Int3{50, 50, 50}, Int3{0, 0, 0}}) {
+    const ShellSplit s = split_shell(interior, w);
+    std::vector<int> count(20 * 9 * 7, 0);
+    auto mark = [&](const Region& r) {
+      for (int k = r.lo.z; k < r.hi.z; ++k)
+        for (int j = r.lo.y; j < r.hi.y; ++j)
+          for (int i = r.lo.x; i < r.hi.x; ++i) ++count[i + 20 * (j + 9 * k)];
+    };
+    for (const Region& r : s.shell) mark(r);
+    mark(s.inner);
+    for (int c : count) ASSERT_EQ(c, 1) << "width " << w.x << "," << w.y << "," << w.z;
+    // The shell holds every cell within w of a side.
+    for (const Region& r : s.shell) EXPECT_FALSE(r.empty());
+    if (w.x > 0 && w.x < 10) {
+      EXPECT_EQ(s.inner.lo.x, w.x);
+      EXPECT_EQ(s.inner.hi.x, 20 - w.x);
+    }
+  }
+}
+
+// A Jacobi-like step that reads neighbours: out = average of the 6 neighbours of in + i.
+struct Smooth {
+  View in, out;
+  SH_HD void operator()(int i, int j, int k) const {
+    out(i, j, k) = (in(i - 1, j, k) + in(i + 1, j, k) + in(i, j - 1, k) + in(i, j + 1, k) +
+                    in(i, j, k - 1) + in(i, j, k + 1)) / 6 + 1e-3 * i;
+  }
+};
+
+std::vector<real> run(bool hide, const Decomposition& dec) {
+  const Exec ex = Exec::cpu();
+  const Layout l{dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
+  Field a("a", Location::cell, l, Backend::cpu), b("b", Location::cell, l, Backend::cpu);
+  std::vector<real> init(l.count(), 0.0);
+  for (int k = 0; k < l.n.z; ++k)
+    for (int j = 0; j < l.n.y; ++j)
+      for (int i = 0; i < l.n.x; ++i) {
+        const Int3 o = dec.offset();
+        init[l.index(i, j, k)] = std::sin(0.3 * (i + o.x)) * std::cos(0.2 * (j + o.y)) + 0.1 * (k + o.z);
+      }
+  a.from_host(init);
+  HaloExchange halo(dec, l, ex, false);
+  halo.exchange({&a});
+  const ShellSplit split = split_shell(l.interior(), {2, 2, 2});
+  for (int it = 0; it < 5; ++it) {
+    update_and_exchange(ex, halo, split, {&b}, hide, [&](const Region& r, Lane lane) {
+      for_each(ex, r, lane, Smooth{a.view(), b.view()});
+    });
+    a.swap_data(b);
+  }
+  return a.to_host();
+}
+
+TEST(HideCommunication, SameBitsOnOrOff) {
+  Grid g;
+  g.n = {16, 12, 8};
+  g.periodic = {true, true, true};
+  const Decomposition dec(g, Comm());
+  const std::vector<real> on = run(true, dec), off = run(false, dec);
+  const Layout l{dec.local_cells(), {1, 1, 1}};
+  std::size_t differ = 0;
+  for (int k = -1; k <= l.n.z; ++k)
+    for (int j = -1; j <= l.n.y; ++j)
+      for (int i = -1; i <= l.n.x; ++i) {
+        const bool corner = (i < 0 || i >= l.n.x) + (j < 0 || j >= l.n.y) + (k < 0 || k >= l.n.z) > 1;
+        if (!corner) differ += on[l.index(i, j, k)] != off[l.index(i, j, k)];
+      }
+  EXPECT_EQ(differ, 0u);
+}
+
+}  // namespace
+}  // namespace staghorn
