@@ -14,6 +14,15 @@ std::string describe(const std::vector<Residual>& r) {
   return out.str();
 }
 
+// NaN or divergence: worth a retry with a smaller pseudo-step (unlike running out of iterations).
+struct Diverged : NumericalError {
+  using NumericalError::NumericalError;
+};
+
+std::string retried(const SolveReport& r) {
+  return r.retries ? " (pseudo-step halved " + std::to_string(r.retries) + " times)" : "";
+}
+
 }  // namespace
 
 void Options::add_to(io::Schema& s) {
@@ -29,6 +38,9 @@ void Options::add_to(io::Schema& s) {
         "Iterations allowed per time step before the run stops as not converging").at_least(1);
   s.add("solver.cfl", Type::number, 0.95,
         "Safety factor on the pseudo-time step's stability limit").above(0).at_most(1);
+  s.add("solver.retries", Type::integer, 3,
+        "Divergences survived per time step: the step restarts with the pseudo-step halved")
+      .at_least(0).at_most(20);
 }
 
 Options Options::from(const io::json& c) {
@@ -38,33 +50,47 @@ Options Options::from(const io::json& c) {
   o.ncheck = io::at_path(c, "solver.ncheck").get<int>();
   o.max_iter = io::at_path(c, "solver.max_iter").get<long long>();
   o.cfl = io::at_path(c, "solver.cfl").get<real>();
+  o.retries = io::at_path(c, "solver.retries").get<int>();
   return o;
 }
 
 SolveReport Solver::solve(Problem& problem, real dt) const {
   problem.begin_solve(dt);
   SolveReport report;
+  for (;;) {
+    try {
+      return attempt(problem, report);
+    } catch (const Diverged&) {
+      if (report.retries >= opt_.retries) throw;
+      ++report.retries;
+      problem.retry(0.5);
+    }
+  }
+}
+
+SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
   const std::vector<Residual> start = problem.residuals();
-  for (long long it = 0;;) {
+  for (long long it = 0;; it += opt_.ncheck) {
     const std::vector<Residual> r = it == 0 ? start : problem.residuals();
     bool done = true;
     for (std::size_t e = 0; e < r.size(); ++e) {
       if (!std::isfinite(r[e].norm))
-        throw NumericalError("pt solver: residual of " + r[e].equation + " is " +
+        throw Diverged("pt solver: residual of " + r[e].equation + " is " +
                              std::to_string(r[e].norm) + " after " + std::to_string(it) +
-                             " iterations");
+                             " iterations" + retried(report));
       if (r[e].norm > opt_.divergence * start[e].norm && start[e].norm > 0)
-        throw NumericalError("pt solver: diverging (" + describe(r) + " after " +
-                             std::to_string(it) + " iterations; lower solver.cfl or time.dt)");
+        throw Diverged("pt solver: diverging (" + describe(r) + " after " +
+                             std::to_string(it) + " iterations" + retried(report) +
+                             "; lower solver.cfl or time.dt)");
       const real target = opt_.relative ? opt_.tol * start[e].norm : opt_.tol;
       done = done && r[e].norm <= target;
     }
-    if (done) return report.iterations = it, report.residuals = r, report;
+    if (done) return report.residuals = r, report;
     if (it >= opt_.max_iter)
       throw NumericalError("pt solver: not converged after " + std::to_string(it) +
                            " iterations (residuals " + describe(r) + ")");
     problem.iterate(opt_.ncheck);
-    it += opt_.ncheck;
+    report.iterations += opt_.ncheck;
   }
 }
 

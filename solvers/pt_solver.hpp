@@ -25,6 +25,9 @@ class Problem {
   virtual void iterate(int count) = 0;
   // Max-norms of every equation's residual (identical on all ranks, independent of their count).
   virtual std::vector<Residual> residuals() = 0;
+  // After a divergence: back to the state begin_solve saved, with pseudo-steps scaled by `factor`
+  // from now on (strongly nonlinear problems can need a smaller safety factor than linear ones).
+  virtual void retry(real factor) = 0;
 };
 
 struct Options {
@@ -34,18 +37,21 @@ struct Options {
   long long max_iter = 100000;
   real cfl = 0.95;
   real divergence = 1e8;  // a residual this many times its start is divergence
+  int retries = 3;        // divergences survived per step, halving the pseudo-step each time
 
   static void add_to(io::Schema& schema);
   static Options from(const io::json& config);
 };
 
 struct SolveReport {
-  long long iterations = 0;
+  long long iterations = 0;  // all iterations, those of abandoned attempts included
+  int retries = 0;
   std::vector<Residual> residuals;  // at the end, absolute
 };
 
-// Iterates a Problem to convergence: checks the residuals every `ncheck` iterations; throws
-// NumericalError on NaN/Inf, divergence, or no convergence within max_iter.
+// Iterates a Problem to convergence: checks the residuals every `ncheck` iterations. On NaN/Inf
+// or divergence it restarts the step with the pseudo-step halved, up to `retries` times, then
+// throws NumericalError; also when max_iter iterations do not converge.
 class Solver {
  public:
   explicit Solver(Options opt) : opt_(opt) {}
@@ -53,6 +59,7 @@ class Solver {
   const Options& options() const { return opt_; }
 
  private:
+  SolveReport attempt(Problem& problem, SolveReport& report) const;
   Options opt_;
 };
 

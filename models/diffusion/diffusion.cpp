@@ -61,7 +61,8 @@ Diffusion::Diffusion(const ModelContext& ctx)
       bcs_(bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
-      kernel_(parse_kernel(io::at_path(ctx.config, "diffusion.kernel").get<std::string>())) {
+      kernel_(parse_kernel(io::at_path(ctx.config, "diffusion.kernel").get<std::string>())),
+      cfl_(solver_.options().cfl) {
   for (Field* f : {&H_, &H_new_, &H_old_, &dHdtau_}) fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "diffusion.initial"));
   refresh();
@@ -86,7 +87,7 @@ void Diffusion::begin_solve(real dt) {
 Coefficients Diffusion::coefficients() const {
   const Grid& g = dec_.grid();
   Coefficients co{mat_,           dt_, 1 / dt_, 1 / g.spacing(0), 1 / g.spacing(1),
-                  1 / g.spacing(2), 0,   0,       static_cast<float>(solver_.options().cfl)};
+                  1 / g.spacing(2), 0,   0,       static_cast<float>(cfl_)};
   for (int a = 0; a < g.dims(); ++a) {
     co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
     co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
@@ -102,6 +103,13 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
   if (kernel_ == Kernel::pairs && !even) return Kernel::generic;
   if (kernel_ != Kernel::automatic) return kernel_;
   return ex_.on_device() && even ? Kernel::pairs : Kernel::generic;
+}
+
+void Diffusion::retry(real factor) {
+  copy(ex_, H_, H_old_);
+  fill(ex_, dHdtau_, 0);
+  refresh();
+  cfl_ *= factor;
 }
 
 template <int Dim>

@@ -30,6 +30,7 @@ class Diffusion final : public Model, public pt::Problem {
   void begin_solve(real dt) override;
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
+  void retry(real factor) override;
 
   // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
   // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
@@ -60,6 +61,7 @@ class Diffusion final : public Model, public pt::Problem {
   Kernel kernel_;
   int march_chunk_ = 32;
   real dt_ = 0;
+  real cfl_;  // the solver's safety factor, lowered by retries
 };
 
 }  // namespace staghorn::diffusion

@@ -1,0 +1,95 @@
+// The PT solver's control logic on a scalar model problem: convergence checks, divergence and NaN
+// handling, retries with a halved pseudo-step, max_iter.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "solvers/pt_solver.hpp"
+#include "solvers/pt_update.hpp"
+
+namespace staghorn::pt {
+namespace {
+
+// Solves lambda (x - 1) = 0 by the damped update; stable only while scale * factor stays below
+// `stable_below` (standing in for a nonlinear problem that needs a smaller pseudo-step).
+class Scalar : public Problem {
+ public:
+  Scalar(real stable_below, bool nan = false) : stable_below_(stable_below), nan_(nan) {}
+  void begin_solve(real) override { x_ = x_old_ = 0, v_ = 0; }
+  void iterate(int count) override {
+    // Beyond 4 - 2d the damped update blows up.
+    const real step = scale_ < stable_below_ ? 0.5 * scale_ : 10.0;
+    for (int i = 0; i < count; ++i) {
+      const real R = -(x_ - 1);
+      v_ = R + 0.5 * v_;
+      x_ += step * v_;
+    }
+  }
+  std::vector<Residual> residuals() override {
+    return {{"x", nan_ ? std::nan("") : std::fabs(x_ - 1)}};
+  }
+  void retry(real factor) override { x_ = x_old_, v_ = 0, scale_ *= factor, ++retries_; }
+  int retries_ = 0;
+
+ private:
+  real stable_below_;
+  bool nan_;
+  real x_ = 0, x_old_ = 0, v_ = 0, scale_ = 1;
+};
+
+Options options() {
+  Options o;
+  o.tol = 1e-10;
+  o.ncheck = 10;
+  o.max_iter = 10000;
+  return o;
+}
+
+TEST(PtSolver, ConvergesToTolerance) {
+  Scalar p(10);
+  const SolveReport r = Solver(options()).solve(p, 1);
+  EXPECT_LE(r.residuals[0].norm, 1e-10);
+  EXPECT_EQ(r.retries, 0);
+  EXPECT_GT(r.iterations, 0);
+  EXPECT_EQ(r.iterations % 10, 0);  // checked every ncheck iterations
+}
+
+TEST(PtSolver, RetriesWithSmallerStepAfterDivergence) {
+  Scalar p(0.3);  // needs two halvings: 1 -> 0.5 -> 0.25
+  const SolveReport r = Solver(options()).solve(p, 1);
+  EXPECT_EQ(r.retries, 2);
+  EXPECT_EQ(p.retries_, 2);
+  EXPECT_LE(r.residuals[0].norm, 1e-10);
+}
+
+TEST(PtSolver, GivesUpAfterTheAllowedRetries) {
+  Scalar p(0.01);
+  Options o = options();
+  o.retries = 2;
+  try {
+    Solver(o).solve(p, 1);
+    FAIL() << "no error";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("halved 2 times"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PtSolver, NanIsAnError) {
+  Scalar p(10, /*nan=*/true);
+  Options o = options();
+  o.retries = 0;
+  EXPECT_THROW(Solver(o).solve(p, 1), NumericalError);
+}
+
+TEST(PtSolver, MaxIterIsAnError) {
+  Scalar p(10);
+  Options o = options();
+  o.max_iter = 20;
+  o.tol = -1;  // unreachable
+  o.relative = false;
+  EXPECT_THROW(Solver(o).solve(p, 1), NumericalError);
+}
+
+}  // namespace
+}  // namespace staghorn::pt
