@@ -73,6 +73,13 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
   }
 }
 
+Int3 HaloExchange::axes() const {
+  Int3 a;
+  for (const auto& s : segs_)
+    for (int d = 0; d < 3; ++d) a[d] = a[d] || s.dir[d] != 0;
+  return a;
+}
+
 void HaloExchange::reserve(std::size_t fields) {
   const std::size_t need = fields * cells_per_field_;
   if (send_.size() >= need) return;

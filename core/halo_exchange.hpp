@@ -32,6 +32,11 @@ class HaloExchange {
   static Region send_region(const Layout& layout, Int3 dir);
   static Region recv_region(const Layout& layout, Int3 dir);
   int segments() const { return static_cast<int>(segs_.size()); }
+  // True if some segment goes to another rank (otherwise all is local copies: nothing to hide).
+  bool remote() const { return remote_; }
+  // 1 along the axes some segment crosses: a boundary shell for begin()/end() must cover them.
+  Int3 axes() const;
+  const Layout& layout() const { return layout_; }
 
  private:
   struct Segment {

@@ -24,4 +24,10 @@ ShellSplit split_shell(const Region& interior, Int3 width) {
   return s;
 }
 
+ShellSplit split_for(const HaloExchange& halo, const Region& interior, Int3 width) {
+  const Int3 axes = halo.axes();
+  for (int a = 0; a < 3; ++a) width[a] = axes[a] ? std::max(width[a], halo.layout().h[a]) : 0;
+  return split_shell(interior, width);
+}
+
 }  // namespace staghorn

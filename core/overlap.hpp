@@ -19,6 +19,10 @@ struct ShellSplit {
 
 ShellSplit split_shell(const Region& interior, Int3 width);
 
+// The split for hiding `halo`: a shell of `width` along every axis the exchange crosses (values
+// sent must be computed before begin()).
+ShellSplit split_for(const HaloExchange& halo, const Region& interior, Int3 width);
+
 // Computes new values of `fields` with update(region, lane) over the whole interior and fills
 // their halos. With `hide`, the shell is computed on the boundary lane and exchanged while the
 // inner region is computed; without, everything is computed and then exchanged. Both give the

@@ -22,7 +22,8 @@ void add_run_options(io::Schema& s) {
       .at_least(0);
   s.add("exchange.hide_communication", Type::boolean, true,
         "Compute the boundary shell first on a high-priority stream and move its halo while the "
-        "inner region computes (results are identical either way)");
+        "inner region computes (results are identical either way; only where the grid is split "
+        "over ranks)");
   s.add("exchange.boundary_width", Type::int3, io::json::array({16, 2, 2}),
         "Width of the boundary shell per axis, in cells (at least the halo width)").at_least(1);
   s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);

@@ -40,8 +40,7 @@ Diffusion::Kernel parse_kernel(const std::string& name) {
 
 Int3 shell_width(const ModelContext& ctx) {
   Int3 w;
-  for (int a = 0; a < 3; ++a)
-    w[a] = ctx.dec.grid().active(a) ? io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>() : 0;
+  for (int a = 0; a < 3; ++a) w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
   return w;
 }
 
@@ -56,8 +55,9 @@ Diffusion::Diffusion(const ModelContext& ctx)
       H_old_("H_old", Location::cell, layout_, ex_.backend()),
       dHdtau_("dHdtau", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
-      split_(split_shell(layout_.interior(), shell_width(ctx))),
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>()),
+      split_(split_for(halo_, layout_.interior(), shell_width(ctx))),
+      // Only communication with other ranks is worth hiding; local copies are not.
+      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
       bcs_(bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),

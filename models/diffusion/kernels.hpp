@@ -90,9 +90,14 @@ struct Coefficients {
   // term, steep fronts of a nonlinear D go unstable.
   template <int Dim>
   SH_HD pt::Step step(const Star& H) const {
-    real hi = fmax(H.c, fmax(H.w, H.e)), lo = fmin(H.c, fmin(H.w, H.e));
-    if constexpr (Dim >= 2) hi = fmax(hi, fmax(H.s, H.n)), lo = fmin(lo, fmin(H.s, H.n));
-    if constexpr (Dim >= 3) hi = fmax(hi, fmax(H.b, H.t)), lo = fmin(lo, fmin(H.b, H.t));
+    real hi = fmax(H.c, fmax(H.w, H.e));
+    if constexpr (Dim >= 2) hi = fmax(hi, fmax(H.s, H.n));
+    if constexpr (Dim >= 3) hi = fmax(hi, fmax(H.b, H.t));
+    if (mat.n_int == 0)  // linear: D is constant, no D' term (and no minimum to find)
+      return pt::optimal_step(mat.D0 * dt * sum_rdx2, mat.D0 * dt * slowest, dt, cfl);
+    real lo = fmin(H.c, fmin(H.w, H.e));
+    if constexpr (Dim >= 2) lo = fmin(lo, fmin(H.s, H.n));
+    if constexpr (Dim >= 3) lo = fmin(lo, fmin(H.b, H.t));
     real D_hi, D_eff;
     mat.bounds(hi, lo, D_hi, D_eff);
     return pt::optimal_step(D_eff * dt * sum_rdx2, D_hi * dt * slowest, dt, cfl);
