@@ -57,6 +57,12 @@ bool Comm::any(bool flag) const {
   return global != 0;
 }
 
+int Comm::first_failure(bool failed) const {
+  int mine = failed ? rank_ : size_, first = size_;
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  return first < size_ ? first : -1;
+}
+
 int Comm::node_rank() const {
   MPI_Comm node;
   check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),

@@ -30,6 +30,8 @@ class Comm {
   long long sum(long long local) const;
   // True on every rank if `flag` is true on any rank.
   bool any(bool flag) const;
+  // The lowest rank where `failed` is true, or -1: every rank learns who failed first.
+  int first_failure(bool failed) const;
   void barrier() const;
   // Rank among the ranks of this node (to pick a GPU).
   int node_rank() const;

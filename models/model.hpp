@@ -28,7 +28,8 @@ class Model : public Stepper {
   // Fields written to snapshots; a restart reads back the subset that is the state.
   virtual std::vector<const Field*> output_fields() const = 0;
   virtual std::vector<Field*> state_fields() = 0;
-  // Called after the state was set (initial condition or restart) to fill halos and ghosts.
+  // Fills halos and ghosts: the caller calls it once the state is set (the constructor's initial
+  // condition, or a restart), on all ranks together (it communicates; constructors do not).
   virtual void refresh() = 0;
   virtual std::vector<Diagnostic> diagnostics() = 0;
   // Bytes one iteration must move per cell at least (each array read once, each updated array

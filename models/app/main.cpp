@@ -103,6 +103,9 @@ int main(int argc, char** argv) {
   const Comm comm;
   try {
     return execute(parse(argc, argv), comm);
+  } catch (const app::StartFailed& e) {
+    if (e.print) std::cerr << "staghorn: error: " << e.message << std::endl;
+    return e.code;
   } catch (const UsageError& e) {
     if (comm.root()) std::cerr << "staghorn: " << e.what() << "\n" << kUsage;
     return 2;

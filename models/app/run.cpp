@@ -29,17 +29,37 @@ struct Setup {
   std::unique_ptr<Decomposition> dec;
 };
 
-Exec make_exec(const std::string& backend, const Comm& comm) {
+Exec make_exec(const std::string& backend, int node_rank) {
   if (parse_backend(backend) == Backend::cpu) return Exec::cpu();
-  return Exec::cuda(comm.node_rank() % cuda_device_count());
+  return Exec::cuda(node_rank % cuda_device_count());
 }
 
-Setup prepare(const RunRequest& request, const Comm& comm) {
+// Runs `f` (which must not communicate) on every rank; if it throws anywhere, every rank throws
+// StartFailed.
+template <class F>
+void together(const Comm& comm, F&& f) {
+  std::string error;
+  int code = 0;
+  try {
+    f();
+  } catch (const Error& e) {
+    error = e.what(), code = 1;
+  } catch (const std::exception& e) {
+    error = std::string("internal error: ") + e.what(), code = 4;
+  }
+  const int first = comm.first_failure(code != 0);
+  if (first < 0) return;
+  if (code != 0) throw StartFailed{error, code, comm.rank() == first};
+  throw StartFailed{"rank " + std::to_string(first) + " could not start (see its message)", 1,
+                    comm.root()};
+}
+
+Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
   Setup s;
   s.config = resolve_config(request);
   s.settings = RunSettings::from(s.config);
   s.model = &find_model(s.settings.model);
-  s.exec = make_exec(s.settings.backend, comm);
+  s.exec = make_exec(s.settings.backend, node_rank);
   s.dec = std::make_unique<Decomposition>(s.settings.grid, comm, s.settings.dims, s.model->halo);
   const std::string& restart = s.settings.restart;
   if (!restart.empty() && !fs::is_regular_file(restart))
@@ -119,7 +139,9 @@ io::json resolve_config(const RunRequest& request) {
 }
 
 void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
-  const Setup s = prepare(request, comm);
+  const int node_rank = comm.node_rank();
+  Setup s;
+  together(comm, [&] { s = prepare(request, comm, node_rank); });
   if (!comm.root()) return;
   const Int3 d = s.dec->dims(), l = s.dec->local_cells();
   out << s.config.dump(2) << "\n";
@@ -129,9 +151,14 @@ void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
 }
 
 io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
-  Setup s = prepare(request, comm);
+  const int node_rank = comm.node_rank();
+  Setup s;
+  std::unique_ptr<Model> model;
+  together(comm, [&] {
+    s = prepare(request, comm, node_rank);
+    model = s.model->create({s.config, *s.dec, s.exec});
+  });
   const RunSettings& rs = s.settings;
-  std::unique_ptr<Model> model = s.model->create({s.config, *s.dec, s.exec});
 
   LoopState state;
   if (!rs.restart.empty()) {
@@ -139,9 +166,9 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
     if (meta.model != rs.model)
       throw io::ConfigError("restart: '" + rs.restart + "' holds model " + meta.model + ", not " +
                             rs.model);
-    model->refresh();
     state = {meta.step, meta.time};
   }
+  model->refresh();
   if (state.step > rs.steps)
     throw io::ConfigError("time.steps: " + std::to_string(rs.steps) + " is before the restart's step " +
                           std::to_string(state.step));

@@ -9,6 +9,15 @@
 
 namespace staghorn::app {
 
+// A start that failed on some rank, raised on every rank so that none goes on into collectives
+// the others never reach. `print`: this rank reports it (the first rank that failed, and rank 0
+// when it did not fail itself), so a config error read alike by all ranks is reported once.
+struct StartFailed {
+  std::string message;
+  int code;  // exit code: 1 bad input, 4 other errors
+  bool print;
+};
+
 // What the command line asks for.
 struct RunRequest {
   std::string config_path;

@@ -65,7 +65,6 @@ Diffusion::Diffusion(const ModelContext& ctx)
       cfl_(solver_.options().cfl) {
   for (Field* f : {&H_, &H_new_, &H_old_, &dHdtau_}) fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "diffusion.initial"));
-  refresh();
 }
 
 void Diffusion::refresh() {

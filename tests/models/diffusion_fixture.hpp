@@ -22,6 +22,7 @@ struct DiffusionRun {
     settings = app::RunSettings::from(config);
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
     model = std::make_unique<diffusion::Diffusion>(ModelContext{config, *dec, exec});
+    model->refresh();
   }
 
   // Advances all configured steps; returns the total PT iterations.
