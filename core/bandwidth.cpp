@@ -66,7 +66,8 @@ double copy_bandwidth(const Exec& ex, std::size_t bytes) {
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) src.data()[i] = dst.data()[i] = 1.0;
     host_copy_seconds(dst.data(), src.data(), n);
-    for (int r = 0; r < kRepeats; ++r) seconds.push_back(host_copy_seconds(dst.data(), src.data(), n));
+    for (int r = 0; r < kRepeats; ++r)
+      seconds.push_back(host_copy_seconds(dst.data(), src.data(), n));
   }
   return 2.0 * n * sizeof(double) / median(seconds) / 1e9;
 }

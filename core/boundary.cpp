@@ -48,7 +48,7 @@ void apply_boundaries(const Exec& ex, const Decomposition& dec, Field& f, const 
       if (side == 0) {
         r.hi[a] = stag ? 1 : 0;  // a staggered field's boundary point sits at index 0
       } else {
-        r.lo[a] = n;             // ... and at index n on the high side
+        r.lo[a] = n;  // ... and at index n on the high side
         r.hi[a] = n + h;
       }
       const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);

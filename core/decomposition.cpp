@@ -37,8 +37,8 @@ void check_requested(const Grid& grid, Int3 req, int ranks) {
                 std::to_string(ranks) + " ranks");
   for (int a = 0; a < 3; ++a)
     if (grid.n[a] % req[a] != 0)
-      throw Error(std::string("decomposition: grid.n[") + std::to_string(a) + "] = " +
-                  std::to_string(grid.n[a]) + " cells do not split evenly over " +
+      throw Error(std::string("decomposition: grid.n[") + std::to_string(a) +
+                  "] = " + std::to_string(grid.n[a]) + " cells do not split evenly over " +
                   std::to_string(req[a]) + " ranks along " + kAxis[a]);
 }
 
@@ -69,8 +69,10 @@ Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested,
     if (dims_.volume() == 0)
       throw Error("decomposition: no process grid splits " + std::to_string(grid.n.x) + "x" +
                   std::to_string(grid.n.y) + "x" + std::to_string(grid.n.z) +
-                  " cells evenly over " + std::to_string(ranks) + " ranks with blocks no thinner "
-                  "than the halo width " + std::to_string(halo));
+                  " cells evenly over " + std::to_string(ranks) +
+                  " ranks with blocks no thinner "
+                  "than the halo width " +
+                  std::to_string(halo));
   }
   // Row-major placement: rank r holds coords (r % px, r / px % py, r / px / py).
   const int r = comm.rank();

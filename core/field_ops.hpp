@@ -2,8 +2,8 @@
 // Whole-field operations on the field's backend, queued on a lane (include only from kernel
 // sources: they instantiate for_each).
 
-#include "core/for_each.hpp"
 #include "core/field.hpp"
+#include "core/for_each.hpp"
 
 namespace staghorn {
 

@@ -14,9 +14,10 @@
 #include "core/geometry.hpp"
 
 #if defined(__CUDACC__)
-#include <cub/block/block_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
+
+#include <cub/block/block_reduce.cuh>
 #endif
 
 namespace staghorn {
@@ -109,7 +110,8 @@ __global__ void reduce_kernel(Region r, Op op, F f, real* partial) {
   __shared__ typename Block::TempStorage tmp;
   const real b = Block(tmp).Reduce(v, op);
   if (threadIdx.x == 0 && threadIdx.y == 0)
-    partial[blockIdx.x + gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = b;
+    partial[blockIdx.x +
+            gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = b;
 }
 
 template <class Op, class F>

@@ -35,14 +35,22 @@ enum class Location { cell, face_x, face_y, face_z, edge_xy, edge_xz, edge_yz, n
 // True where `loc` sits on cell faces (not centres) along `axis`.
 constexpr bool staggered(Location loc, int axis) {
   switch (loc) {
-    case Location::cell: return false;
-    case Location::face_x: return axis == 0;
-    case Location::face_y: return axis == 1;
-    case Location::face_z: return axis == 2;
-    case Location::edge_xy: return axis != 2;
-    case Location::edge_xz: return axis != 1;
-    case Location::edge_yz: return axis != 0;
-    case Location::node: return true;
+    case Location::cell:
+      return false;
+    case Location::face_x:
+      return axis == 0;
+    case Location::face_y:
+      return axis == 1;
+    case Location::face_z:
+      return axis == 2;
+    case Location::edge_xy:
+      return axis != 2;
+    case Location::edge_xz:
+      return axis != 1;
+    case Location::edge_yz:
+      return axis != 0;
+    case Location::node:
+      return true;
   }
   return false;
 }

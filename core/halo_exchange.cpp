@@ -140,13 +140,13 @@ void HaloExchange::transfer(std::size_t nfields) {
       const int tag_in = static_cast<int>(f) * 27 + dir_index({-s.dir.x, -s.dir.y, -s.dir.z});
       const int tag_out = static_cast<int>(f) * 27 + dir_index(s.dir);
       reqs.emplace_back();
-      check_mpi(MPI_Irecv(in + at, count, MPI_DOUBLE, s.peer, tag_in, dec_.comm().get(),
-                          &reqs.back()),
-                "MPI_Irecv (halo)");
+      check_mpi(
+          MPI_Irecv(in + at, count, MPI_DOUBLE, s.peer, tag_in, dec_.comm().get(), &reqs.back()),
+          "MPI_Irecv (halo)");
       reqs.emplace_back();
-      check_mpi(MPI_Isend(out + at, count, MPI_DOUBLE, s.peer, tag_out, dec_.comm().get(),
-                          &reqs.back()),
-                "MPI_Isend (halo)");
+      check_mpi(
+          MPI_Isend(out + at, count, MPI_DOUBLE, s.peer, tag_out, dec_.comm().get(), &reqs.back()),
+          "MPI_Isend (halo)");
     }
   }
   check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),

@@ -13,8 +13,7 @@ namespace staghorn {
 // A periodic axis held by one rank exchanges with itself through the same segments.
 class HaloExchange {
  public:
-  HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex,
-               bool corners = true);
+  HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex, bool corners = true);
 
   // Blocking exchange: on return every halo cell with an owner holds the owner's value (for work
   // queued after it on either lane).
@@ -56,8 +55,8 @@ class HaloExchange {
   Exec ex_;
   std::vector<Segment> segs_;
   std::size_t cells_per_field_ = 0;
-  bool remote_ = false;  // some segment goes to another rank (else all is local copies)
-  Buffer<real> send_, recv_;            // in the backend's memory
+  bool remote_ = false;       // some segment goes to another rank (else all is local copies)
+  Buffer<real> send_, recv_;  // in the backend's memory
   Buffer<real> host_send_, host_recv_;  // pinned staging when the backend is a GPU
 };
 

@@ -22,11 +22,18 @@ void* allocate_bytes(Space space, std::size_t bytes) {
       break;
     }
 #ifdef STAGHORN_HAVE_CUDA
-    case Space::pinned: check_cuda(cudaMallocHost(&p, bytes), "cudaMallocHost"); break;
-    case Space::device: check_cuda(cudaMalloc(&p, bytes), "cudaMalloc"); break;
+    case Space::pinned:
+      check_cuda(cudaMallocHost(&p, bytes), "cudaMallocHost");
+      break;
+    case Space::device:
+      check_cuda(cudaMalloc(&p, bytes), "cudaMalloc");
+      break;
 #else
-    case Space::pinned: p = std::malloc(bytes); break;
-    case Space::device: throw Error("device memory requested in a build without CUDA");
+    case Space::pinned:
+      p = std::malloc(bytes);
+      break;
+    case Space::device:
+      throw Error("device memory requested in a build without CUDA");
 #endif
   }
   if (!p) throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
@@ -52,8 +59,9 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stre
     return;
   }
   cudaPointerAttributes a{}, b{};
-  const bool dev = (cudaPointerGetAttributes(&a, dst) == cudaSuccess && a.type == cudaMemoryTypeDevice) ||
-                   (cudaPointerGetAttributes(&b, src) == cudaSuccess && b.type == cudaMemoryTypeDevice);
+  const bool dev =
+      (cudaPointerGetAttributes(&a, dst) == cudaSuccess && a.type == cudaMemoryTypeDevice) ||
+      (cudaPointerGetAttributes(&b, src) == cudaSuccess && b.type == cudaMemoryTypeDevice);
   cudaGetLastError();
   if (dev) {
     // Kernels run on non-blocking streams that a plain cudaMemcpy does not wait for.

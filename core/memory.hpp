@@ -23,7 +23,9 @@ class Buffer {
  public:
   Buffer() = default;
   Buffer(Space space, std::size_t count)
-      : space_(space), count_(count), data_(static_cast<T*>(allocate_bytes(space, count * sizeof(T)))) {}
+      : space_(space),
+        count_(count),
+        data_(static_cast<T*>(allocate_bytes(space, count * sizeof(T)))) {}
   ~Buffer() { release_bytes(space_, data_); }
   Buffer(Buffer&& o) noexcept { swap(o); }
   Buffer& operator=(Buffer&& o) noexcept {

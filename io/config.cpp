@@ -10,8 +10,10 @@ namespace {
 std::string position(const std::string& text, std::size_t byte) {
   std::size_t line = 1, col = 1;
   for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else ++col;
+    if (text[i] == '\n')
+      ++line, col = 1;
+    else
+      ++col;
   }
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
@@ -20,7 +22,8 @@ std::string position(const std::string& text, std::size_t byte) {
 
 json load_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError("config file '" + path + "': cannot be opened (missing or unreadable)");
+  if (!in)
+    throw ConfigError("config file '" + path + "': cannot be opened (missing or unreadable)");
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
@@ -75,7 +78,8 @@ void apply_override(json& config, const std::string& assignment) {
 
 json load_config(const std::string& path, const std::vector<std::string>& overrides) {
   json config = load_json_file(path);
-  if (!config.is_object()) throw ConfigError("config file '" + path + "': top level must be an object");
+  if (!config.is_object())
+    throw ConfigError("config file '" + path + "': top level must be an object");
   for (const auto& o : overrides) apply_override(config, o);
   return config;
 }

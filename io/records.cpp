@@ -13,8 +13,7 @@ void append_json_line(const std::string& path, const json& record) {
   out << record.dump() << "\n";
 }
 
-CsvSeries::CsvSeries(const std::string& path, const std::vector<std::string>& columns,
-                     bool append)
+CsvSeries::CsvSeries(const std::string& path, const std::vector<std::string>& columns, bool append)
     : path_(path) {
   const bool header = !append || !std::filesystem::exists(path);
   out_.open(path, append ? std::ios::app : std::ios::trunc);

@@ -64,18 +64,22 @@ void check_range(const Option& o, const std::string& path, double v) {
 void check_scalar(const Option& o, const std::string& path, const json& v, Type t) {
   switch (t) {
     case Type::integer:
-      if (!v.is_number_integer()) fail(path, "expected an integer, got " + v.dump() + " (" + kind_of(v) + ")");
+      if (!v.is_number_integer())
+        fail(path, "expected an integer, got " + v.dump() + " (" + kind_of(v) + ")");
       check_range(o, path, v.get<double>());
       return;
     case Type::number:
-      if (!v.is_number()) fail(path, "expected a number, got " + v.dump() + " (" + kind_of(v) + ")");
+      if (!v.is_number())
+        fail(path, "expected a number, got " + v.dump() + " (" + kind_of(v) + ")");
       check_range(o, path, v.get<double>());
       return;
     case Type::boolean:
-      if (!v.is_boolean()) fail(path, "expected true or false, got " + v.dump() + " (" + kind_of(v) + ")");
+      if (!v.is_boolean())
+        fail(path, "expected true or false, got " + v.dump() + " (" + kind_of(v) + ")");
       return;
     default:
-      if (!v.is_string()) fail(path, "expected a string, got " + v.dump() + " (" + kind_of(v) + ")");
+      if (!v.is_string())
+        fail(path, "expected a string, got " + v.dump() + " (" + kind_of(v) + ")");
       if (!o.choices.empty() &&
           std::find(o.choices.begin(), o.choices.end(), v.get<std::string>()) == o.choices.end()) {
         std::string list;
@@ -92,10 +96,17 @@ void check_value(const Option& o, const std::string& path, const json& v) {
   }
   Type element;
   switch (o.type) {
-    case Type::int3: element = Type::integer; break;
-    case Type::number3: element = Type::number; break;
-    case Type::bool3: element = Type::boolean; break;
-    default: return check_scalar(o, path, v, o.type);
+    case Type::int3:
+      element = Type::integer;
+      break;
+    case Type::number3:
+      element = Type::number;
+      break;
+    case Type::bool3:
+      element = Type::boolean;
+      break;
+    default:
+      return check_scalar(o, path, v, o.type);
   }
   if (!v.is_array() || v.size() != 3)
     fail(path, "expected an array of 3 " + to_string(element) + "s, got " + v.dump());
@@ -107,13 +118,20 @@ void check_value(const Option& o, const std::string& path, const json& v) {
 
 std::string to_string(Type t) {
   switch (t) {
-    case Type::integer: return "integer";
-    case Type::number: return "number";
-    case Type::boolean: return "boolean";
-    case Type::string: return "string";
-    case Type::int3: return "[integer x3]";
-    case Type::number3: return "[number x3]";
-    case Type::bool3: return "[boolean x3]";
+    case Type::integer:
+      return "integer";
+    case Type::number:
+      return "number";
+    case Type::boolean:
+      return "boolean";
+    case Type::string:
+      return "string";
+    case Type::int3:
+      return "[integer x3]";
+    case Type::number3:
+      return "[number x3]";
+    case Type::bool3:
+      return "[boolean x3]";
   }
   return "?";
 }

@@ -1,7 +1,6 @@
 #pragma once
-#include <nlohmann/json.hpp>
-
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>

@@ -28,19 +28,24 @@ std::string retried(const SolveReport& r) {
 void Options::add_to(io::Schema& s) {
   using io::Type;
   s.add("solver.tol", Type::number, 1e-8,
-        "Convergence tolerance on the max-norm of each equation's residual").above(0);
+        "Convergence tolerance on the max-norm of each equation's residual")
+      .above(0);
   s.add("solver.tol_mode", Type::string, "relative",
         "relative: tol times the residual at the start of the time step; absolute: tol itself")
       .one_of({"relative", "absolute"});
   s.add("solver.ncheck", Type::integer, 100,
-        "Iterations between residual checks (each check is a global reduction)").at_least(1);
+        "Iterations between residual checks (each check is a global reduction)")
+      .at_least(1);
   s.add("solver.max_iter", Type::integer, 100000,
-        "Iterations allowed per time step before the run stops as not converging").at_least(1);
-  s.add("solver.cfl", Type::number, 0.95,
-        "Safety factor on the pseudo-time step's stability limit").above(0).at_most(1);
+        "Iterations allowed per time step before the run stops as not converging")
+      .at_least(1);
+  s.add("solver.cfl", Type::number, 0.95, "Safety factor on the pseudo-time step's stability limit")
+      .above(0)
+      .at_most(1);
   s.add("solver.retries", Type::integer, 3,
         "Divergences survived per time step: the step restarts with the pseudo-step halved")
-      .at_least(0).at_most(20);
+      .at_least(0)
+      .at_most(20);
 }
 
 Options Options::from(const io::json& c) {
@@ -76,12 +81,11 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
     for (std::size_t e = 0; e < r.size(); ++e) {
       if (!std::isfinite(r[e].norm))
         throw Diverged("pt solver: residual of " + r[e].equation + " is " +
-                             std::to_string(r[e].norm) + " after " + std::to_string(it) +
-                             " iterations" + retried(report));
+                       std::to_string(r[e].norm) + " after " + std::to_string(it) + " iterations" +
+                       retried(report));
       if (r[e].norm > opt_.divergence * start[e].norm && start[e].norm > 0)
-        throw Diverged("pt solver: diverging (" + describe(r) + " after " +
-                             std::to_string(it) + " iterations" + retried(report) +
-                             "; lower solver.cfl or time.dt)");
+        throw Diverged("pt solver: diverging (" + describe(r) + " after " + std::to_string(it) +
+                       " iterations" + retried(report) + "; lower solver.cfl or time.dt)");
       const real target = opt_.relative ? opt_.tol * start[e].norm : opt_.tol;
       done = done && r[e].norm <= target;
     }

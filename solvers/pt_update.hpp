@@ -35,8 +35,9 @@ SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
   const float damp = add(1.0f, -mul(s, s));
   const float factor = mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max);
   // dtau = dt * factor; for huge a, factor ~ cfl / a underflows: use dt / a = 1 / (D sum 1/dx^2).
-  const real dtau = a < kFloatSafe ? dt * static_cast<real>(factor)
-                                   : static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
+  const real dtau = a < kFloatSafe
+                        ? dt * static_cast<real>(factor)
+                        : static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
   return {dtau, static_cast<real>(damp)};
 }
 

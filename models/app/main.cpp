@@ -44,14 +44,22 @@ Command parse(int argc, char** argv) {
   };
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--set") c.request.overrides.push_back(value(i));
-    else if (a == "--output") c.request.output_dir = value(i);
-    else if (a == "--restart") c.request.restart = value(i);
-    else if (a == "--dry-run") c.dry_run = true;
-    else if (a.rfind("--", 0) == 0) throw UsageError("unknown option " + a);
-    else if (c.verb == "describe" && c.model.empty()) c.model = a;
-    else if (c.request.config_path.empty() && c.verb != "describe") c.request.config_path = a;
-    else throw UsageError("unexpected argument " + a);
+    if (a == "--set")
+      c.request.overrides.push_back(value(i));
+    else if (a == "--output")
+      c.request.output_dir = value(i);
+    else if (a == "--restart")
+      c.request.restart = value(i);
+    else if (a == "--dry-run")
+      c.dry_run = true;
+    else if (a.rfind("--", 0) == 0)
+      throw UsageError("unknown option " + a);
+    else if (c.verb == "describe" && c.model.empty())
+      c.model = a;
+    else if (c.request.config_path.empty() && c.verb != "describe")
+      c.request.config_path = a;
+    else
+      throw UsageError("unexpected argument " + a);
   }
   if ((c.verb == "run" || c.verb == "check") && c.request.config_path.empty())
     throw UsageError(c.verb + " needs a CONFIG file");

@@ -128,13 +128,13 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
 io::json resolve_config(const RunRequest& request) {
   io::json user = io::load_config(request.config_path, request.overrides);
   if (request.output_dir) {
-    if (!user.contains("output") || !user["output"].is_object()) user["output"] = io::json::object();
+    if (!user.contains("output") || !user["output"].is_object())
+      user["output"] = io::json::object();
     user["output"]["dir"] = *request.output_dir;
   }
   if (request.restart) user["restart"] = *request.restart;
   const io::json model = user.contains("model") ? user["model"] : io::json("diffusion");
-  if (!model.is_string())
-    throw io::ConfigError("model: expected a string, got " + model.dump());
+  if (!model.is_string()) throw io::ConfigError("model: expected a string, got " + model.dump());
   return schema_for(find_model(model.get<std::string>())).resolve(user);
 }
 
@@ -146,8 +146,8 @@ void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
   const Int3 d = s.dec->dims(), l = s.dec->local_cells();
   out << s.config.dump(2) << "\n";
   out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
-      << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block "
-      << l.x << " x " << l.y << " x " << l.z << " cells\n";
+      << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block " << l.x
+      << " x " << l.y << " x " << l.z << " cells\n";
 }
 
 io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
@@ -170,8 +170,8 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   }
   model->refresh();
   if (state.step > rs.steps)
-    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) + " is before the restart's step " +
-                          std::to_string(state.step));
+    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
+                          " is before the restart's step " + std::to_string(state.step));
 
   // Every check has passed: from here on the output directory is ours.
   if (comm.root()) fs::create_directories(rs.output_dir);
@@ -200,7 +200,8 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     iterations += r.iterations;
     solve_seconds += seconds;
-    std::vector<double> row{double(st.step), st.time, double(r.iterations), max_residual(r), seconds};
+    std::vector<double> row{double(st.step), st.time, double(r.iterations), max_residual(r),
+                            seconds};
     for (const auto& d : model->diagnostics()) row.push_back(d.second);
     if (series) series->row(row);
     progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);

@@ -21,9 +21,9 @@ struct StartFailed {
 // What the command line asks for.
 struct RunRequest {
   std::string config_path;
-  std::vector<std::string> overrides;      // --set path=value
-  std::optional<std::string> output_dir;   // --output DIR
-  std::optional<std::string> restart;      // --restart FILE
+  std::vector<std::string> overrides;     // --set path=value
+  std::optional<std::string> output_dir;  // --output DIR
+  std::optional<std::string> restart;     // --restart FILE
 };
 
 // The user's config, overridden, checked against the model's schema and completed with defaults.
@@ -31,7 +31,8 @@ struct RunRequest {
 io::json resolve_config(const RunRequest& request);
 
 // `staghorn check` / `run --dry-run`: validates everything a run would (grid, backend,
-// decomposition, restart file) and prints the resolved config and the decomposition. Writes nothing.
+// decomposition, restart file) and prints the resolved config and the decomposition. Writes
+// nothing.
 void check(const RunRequest& request, const Comm& comm, std::ostream& out);
 
 // `staghorn run`: runs the model; returns the metrics record (also appended to metrics.jsonl).

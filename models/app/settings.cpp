@@ -9,9 +9,11 @@ void add_run_options(io::Schema& s) {
         "Where kernels run: cpu (OpenMP), cuda, or auto (a GPU when one is visible)")
       .one_of({"auto", "cpu", "cuda"});
   s.add("grid.n", Type::int3, io::json::array({64, 64, 1}),
-        "Global cells (nx, ny, nz); nz = 1 is a 2-D run").at_least(1);
+        "Global cells (nx, ny, nz); nz = 1 is a 2-D run")
+      .at_least(1);
   s.add("grid.length", Type::number3, io::json::array({1.0, 1.0, 1.0}),
-        "Domain size along each axis").above(0);
+        "Domain size along each axis")
+      .above(0);
   s.add("grid.origin", Type::number3, io::json::array({0.0, 0.0, 0.0}),
         "Coordinates of the domain's low corner");
   s.add("grid.periodic", Type::bool3, io::json::array({false, false, false}),
@@ -25,14 +27,16 @@ void add_run_options(io::Schema& s) {
         "inner region computes (results are identical either way; only where the grid is split "
         "over ranks)");
   s.add("exchange.boundary_width", Type::int3, io::json::array({16, 2, 2}),
-        "Width of the boundary shell per axis, in cells (at least the halo width)").at_least(1);
+        "Width of the boundary shell per axis, in cells (at least the halo width)")
+      .at_least(1);
   s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);
   s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
       .at_least(0);
   s.add("output.dir", Type::string, "staghorn-output",
         "Directory for snapshots, diagnostics.csv and metrics.jsonl (--output overrides)");
   s.add("output.every", Type::integer, 0,
-        "Write a snapshot every this many steps (0: only the last step)").at_least(0);
+        "Write a snapshot every this many steps (0: only the last step)")
+      .at_least(0);
   s.add("output.initial", Type::boolean, true, "Also write the initial state (step 0)");
   s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
   s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")

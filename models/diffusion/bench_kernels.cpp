@@ -67,16 +67,18 @@ int main(int argc, char** argv) {
   const int iters = argc > 2 ? std::atoi(argv[2]) : 100;
   const double exponent = argc > 3 ? std::atof(argv[3]) : 3;
   const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
-  const io::json user = {{"model", "diffusion"},
-                         {"grid", {{"n", {n, n, n}}}},
-                         {"diffusion", {{"exponent", exponent}, {"initial", {{"type", "box"}, {"background", 0.1}}}}}};
+  const io::json user = {
+      {"model", "diffusion"},
+      {"grid", {{"n", {n, n, n}}}},
+      {"diffusion", {{"exponent", exponent}, {"initial", {{"type", "box"}, {"background", 0.1}}}}}};
   const io::json config = app::schema_for(app::find_model("diffusion")).resolve(user);
   const app::RunSettings rs = app::RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm());
   const double cells = double(n) * n * n;
   const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
-  std::printf("device: %s\ngrid %d^3, double, exponent %g; copy bandwidth %.1f GB/s (read + write)\n",
-              ex.description().c_str(), n, exponent, bw);
+  std::printf(
+      "device: %s\ngrid %d^3, double, exponent %g; copy bandwidth %.1f GB/s (read + write)\n",
+      ex.description().c_str(), n, exponent, bw);
   std::printf("%-28s %12s %12s %10s\n", "variant", "ms/iteration", "T_eff GB/s", "T_eff/copy");
   auto report = [&](const char* name, double s, double bytes_per_cell) {
     const double teff = bytes_per_cell * cells / s / 1e9;
@@ -101,8 +103,10 @@ int main(int argc, char** argv) {
     const double t_begin = seconds_per(ex, 5, [&] { model.begin_solve(rs.dt); });
     const double t_res = seconds_per(ex, 5, [&] { model.residuals(); });
     const double t_500 = seconds_per(ex, 1, [&] { model.iterate(500); }) / 500;
-    std::printf("step pieces: begin_solve %.3f ms, residual check %.3f ms, iteration (500 in a row) %.4f ms\n",
-                t_begin * 1e3, t_res * 1e3, t_500 * 1e3);
+    std::printf(
+        "step pieces: begin_solve %.3f ms, residual check %.3f ms, iteration (500 in a row) %.4f "
+        "ms\n",
+        t_begin * 1e3, t_res * 1e3, t_500 * 1e3);
     report("pairs, 500 in a row", t_500, model.bytes_per_cell_iteration());
   }
   struct Variant {
@@ -110,10 +114,11 @@ int main(int argc, char** argv) {
     const char* kernel;
     int chunk;
   };
-  for (const Variant v : {Variant{"generic (32x8x1)", "generic", 0}, Variant{"pairs (32x8x1 x 2 cells)", "pairs", 0},
-                          Variant{"marching chunk 16", "marching", 16},
-                          Variant{"marching chunk 32", "marching", 32}, Variant{"marching chunk 64", "marching", 64},
-                          Variant{"marching chunk 128", "marching", 128}}) {
+  for (const Variant v :
+       {Variant{"generic (32x8x1)", "generic", 0}, Variant{"pairs (32x8x1 x 2 cells)", "pairs", 0},
+        Variant{"marching chunk 16", "marching", 16}, Variant{"marching chunk 32", "marching", 32},
+        Variant{"marching chunk 64", "marching", 64},
+        Variant{"marching chunk 128", "marching", 128}}) {
     io::json c = config;
     c["diffusion"]["kernel"] = v.kernel;
     diffusion::Diffusion model({c, dec, ex});
@@ -130,15 +135,22 @@ int main(int argc, char** argv) {
         Hn("Hn", Location::cell, l, ex.backend()), V("V", Location::cell, l, ex.backend());
     for (Field* f : {&H, &Ho, &Hn, &V}) fill(ex, *f, 0.5);
     const Grid& g = rs.grid;
-    diffusion::Coefficients co{{1.0, exponent, exponent == 3 ? 3 : 0}, 1e-4, 1e4, 1.0 * n, 1.0 * n,
-                               1.0 * n, 3.0 * n * n, 3 * M_PI * M_PI, 0.95f};
+    diffusion::Coefficients co{{1.0, exponent, exponent == 3 ? 3 : 0},
+                               1e-4,
+                               1e4,
+                               1.0 * n,
+                               1.0 * n,
+                               1.0 * n,
+                               3.0 * n * n,
+                               3 * M_PI * M_PI,
+                               0.95f};
     (void)g;
     const diffusion::Iteration<3> it{co, H.view(), Ho.view(), Hn.view(), V.view()};
     const diffusion::PairIteration<3> pit{co, H.view(), Ho.view(), Hn.view(), V.view()};
     Region half = l.interior();
     half.hi.x /= 2;
-    for (const dim3 b : {dim3(32, 8, 1), dim3(16, 16, 1), dim3(32, 4, 1), dim3(64, 4, 1), dim3(16, 8, 2),
-                         dim3(32, 4, 2), dim3(128, 2, 1), dim3(8, 32, 1)}) {
+    for (const dim3 b : {dim3(32, 8, 1), dim3(16, 16, 1), dim3(32, 4, 1), dim3(64, 4, 1),
+                         dim3(16, 8, 2), dim3(32, 4, 2), dim3(128, 2, 1), dim3(8, 32, 1)}) {
       const double s = seconds_per(ex, iters, [&] { launch_shape<1>(ex, half, b, pit); });
       char name[64];
       std::snprintf(name, sizeof name, "pairs kernel %ux%ux%u", b.x, b.y, b.z);
@@ -149,10 +161,12 @@ int main(int argc, char** argv) {
       dim3 block;
       int min_blocks;
     };
-    for (const Shape sh : {Shape{"kernel 32x8x1", dim3(32, 8, 1), 0}, Shape{"kernel 32x8x1 lb6", dim3(32, 8, 1), 6},
-                           Shape{"kernel 32x8x1 lb8", dim3(32, 8, 1), 8}, Shape{"kernel 64x4x1", dim3(64, 4, 1), 0},
-                           Shape{"kernel 32x4x2", dim3(32, 4, 2), 0}, Shape{"kernel 128x2x1", dim3(128, 2, 1), 0},
-                           Shape{"kernel 32x16x1 (512)", dim3(32, 16, 1), 0}, Shape{"kernel 256x1x1", dim3(256, 1, 1), 0}}) {
+    for (const Shape sh :
+         {Shape{"kernel 32x8x1", dim3(32, 8, 1), 0}, Shape{"kernel 32x8x1 lb6", dim3(32, 8, 1), 6},
+          Shape{"kernel 32x8x1 lb8", dim3(32, 8, 1), 8}, Shape{"kernel 64x4x1", dim3(64, 4, 1), 0},
+          Shape{"kernel 32x4x2", dim3(32, 4, 2), 0}, Shape{"kernel 128x2x1", dim3(128, 2, 1), 0},
+          Shape{"kernel 32x16x1 (512)", dim3(32, 16, 1), 0},
+          Shape{"kernel 256x1x1", dim3(256, 1, 1), 0}}) {
       const double s = seconds_per(ex, iters, [&] {
         if (sh.block.x * sh.block.y * sh.block.z > 256) {
           const Int3 e = l.interior().extent();

@@ -40,7 +40,8 @@ Diffusion::Kernel parse_kernel(const std::string& name) {
 
 Int3 shell_width(const ModelContext& ctx) {
   Int3 w;
-  for (int a = 0; a < 3; ++a) w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
+  for (int a = 0; a < 3; ++a)
+    w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
   return w;
 }
 
@@ -85,8 +86,15 @@ void Diffusion::begin_solve(real dt) {
 
 Coefficients Diffusion::coefficients() const {
   const Grid& g = dec_.grid();
-  Coefficients co{mat_,           dt_, 1 / dt_, 1 / g.spacing(0), 1 / g.spacing(1),
-                  1 / g.spacing(2), 0,   0,       static_cast<float>(cfl_)};
+  Coefficients co{mat_,
+                  dt_,
+                  1 / dt_,
+                  1 / g.spacing(0),
+                  1 / g.spacing(1),
+                  1 / g.spacing(2),
+                  0,
+                  0,
+                  static_cast<float>(cfl_)};
   for (int a = 0; a < g.dims(); ++a) {
     co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
     co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
@@ -129,9 +137,8 @@ void Diffusion::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const Kernel kernel = kernel_for(Dim);
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, {&H_new_}, hide_, [&](const Region& r, Lane lane) {
-      update<Dim>(kernel, co, r, lane);
-    });
+    update_and_exchange(ex_, halo_, split_, {&H_new_}, hide_,
+                        [&](const Region& r, Lane lane) { update<Dim>(kernel, co, r, lane); });
     apply_boundaries(ex_, dec_, H_new_, bcs_);
     H_.swap_data(H_new_);
   }
@@ -139,9 +146,12 @@ void Diffusion::iterate_dim(int count) {
 
 void Diffusion::iterate(int count) {
   switch (dec_.grid().dims()) {
-    case 1: return iterate_dim<1>(count);
-    case 2: return iterate_dim<2>(count);
-    default: return iterate_dim<3>(count);
+    case 1:
+      return iterate_dim<1>(count);
+    case 2:
+      return iterate_dim<2>(count);
+    default:
+      return iterate_dim<3>(count);
   }
 }
 
@@ -153,7 +163,9 @@ real Diffusion::local_residual() const {
 
 std::vector<pt::Residual> Diffusion::residuals() {
   const int dims = dec_.grid().dims();
-  const real local = dims == 1 ? local_residual<1>() : dims == 2 ? local_residual<2>() : local_residual<3>();
+  const real local = dims == 1   ? local_residual<1>()
+                     : dims == 2 ? local_residual<2>()
+                                 : local_residual<3>();
   return {{"H", dec_.comm().max(local)}};
 }
 

@@ -13,7 +13,8 @@ void Diffusion::set_initial(const io::json& ic) {
   const real sigma = ic["sigma"].get<real>();
   real center[3];
   for (int a = 0; a < 3; ++a)
-    center[a] = ic["center"].is_null() ? g.origin[a] + g.length[a] / 2 : ic["center"][a].get<real>();
+    center[a] =
+        ic["center"].is_null() ? g.origin[a] + g.length[a] / 2 : ic["center"][a].get<real>();
 
   std::vector<real> host = H_.to_host();
   const Int3 n = layout_.n, off = dec_.offset();

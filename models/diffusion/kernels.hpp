@@ -125,7 +125,8 @@ struct Iteration {
 // n_x. Arithmetic identical to Iteration<Dim>.
 template <int Dim>
 struct PairIteration {
-  static constexpr int kThreads = 128;  // 32 x 4 blocks: 89% of copy bandwidth on an H100, 83% with 256
+  static constexpr int kThreads =
+      128;  // 32 x 4 blocks: 89% of copy bandwidth on an H100, 83% with 256
   Coefficients co;
   View H, H_old, H_new, dHdtau;
 

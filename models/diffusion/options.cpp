@@ -7,8 +7,9 @@ void Diffusion::add_options(io::Schema& s) {
   using io::Type;
   pt::Options::add_to(s);
   s.add("diffusion.D0", Type::number, 1.0, "Diffusivity scale D0 in D = D0 * H^n").above(0);
-  s.add("diffusion.exponent", Type::number, 0.0,
-        "Exponent n in D = D0 * H^n (0: linear diffusion)").at_least(0).at_most(16);
+  s.add("diffusion.exponent", Type::number, 0.0, "Exponent n in D = D0 * H^n (0: linear diffusion)")
+      .at_least(0)
+      .at_most(16);
   s.add("diffusion.initial.type", Type::string, "gaussian",
         "Initial H: gaussian (background + amplitude * exp(-r^2 / (2 sigma^2))), box "
         "(background + amplitude where |x - center| < sigma on every axis) or uniform (background)")
@@ -16,7 +17,8 @@ void Diffusion::add_options(io::Schema& s) {
   s.add("diffusion.initial.amplitude", Type::number, 1.0, "Amplitude of the initial bump");
   s.add("diffusion.initial.background", Type::number, 0.0, "Value of H away from the bump");
   s.add("diffusion.initial.sigma", Type::number, 0.1,
-        "Width of the bump (standard deviation, or half-width of the box)").above(0);
+        "Width of the bump (standard deviation, or half-width of the box)")
+      .above(0);
   s.add("diffusion.initial.center", Type::number3, nullptr,
         "Centre of the bump (null: the centre of the domain)");
   s.add("diffusion.kernel", Type::string, "auto",
@@ -28,9 +30,12 @@ void Diffusion::add_options(io::Schema& s) {
   for (const char* side : sides) {
     const std::string p = std::string("diffusion.boundary.") + side;
     s.add(p + ".type", Type::string, "dirichlet",
-          std::string("Condition on the ") + side + " side of a bounded axis: dirichlet (H = value) "
-          "or neumann (zero flux)").one_of({"dirichlet", "neumann"});
-    s.add(p + ".value", Type::number, 0.0, std::string("Dirichlet value of H on the ") + side + " side");
+          std::string("Condition on the ") + side +
+              " side of a bounded axis: dirichlet (H = value) "
+              "or neumann (zero flux)")
+        .one_of({"dirichlet", "neumann"});
+    s.add(p + ".value", Type::number, 0.0,
+          std::string("Dirichlet value of H on the ") + side + " side");
   }
 }
 
@@ -38,8 +43,7 @@ ModelInfo Diffusion::info() {
   return {"diffusion",
           "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
           "pseudo-transient iterations",
-          &Diffusion::add_options,
-          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+          &Diffusion::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
             return std::make_unique<Diffusion>(ctx);
           }};
 }

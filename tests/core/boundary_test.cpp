@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/comm.hpp"
-#include "test_support.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
+#include "test_support.hpp"
 
 namespace staghorn {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/comm.hpp"
-#include "test_support.hpp"
 #include "core/error.hpp"
+#include "test_support.hpp"
 
 namespace staghorn {
 namespace {

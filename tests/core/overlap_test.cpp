@@ -1,19 +1,21 @@
 // The boundary-shell split covers the block exactly once, and an update with its halo exchange
 // gives the same bits with communication hidden or not, on any number of ranks.
+#include "core/overlap.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/overlap.hpp"
 
 namespace staghorn {
 namespace {
 
 TEST(ShellSplit, CoversTheInteriorExactlyOnce) {
   const Region interior{{0, 0, 0}, {20, 9, 7}};
-  for (const Int3 w : {Int3{16, 2, 2}, Int3{1, 1, 1}, Int3{3, 0, 2}, Int3{50, 50, 50}, Int3{0, 0, 0}}) {
+  for (const Int3 w :
+       {Int3{16, 2, 2}, Int3{1, 1, 1}, Int3{3, 0, 2}, Int3{50, 50, 50}, Int3{0, 0, 0}}) {
     const ShellSplit s = split_shell(interior, w);
     std::vector<int> count(20 * 9 * 7, 0);
     auto mark = [&](const Region& r) {
@@ -58,8 +60,8 @@ TEST(ShellSplit, CoversEverySentCell) {
                 for (const Region& q : s.shell)
                   in_shell = in_shell || (i >= q.lo.x && i < q.hi.x && j >= q.lo.y && j < q.hi.y &&
                                           k >= q.lo.z && k < q.hi.z);
-                ASSERT_TRUE(in_shell) << "cell " << i << "," << j << "," << k << " of segment "
-                                      << x << "," << y << "," << z << ", width " << w.x;
+                ASSERT_TRUE(in_shell) << "cell " << i << "," << j << "," << k << " of segment " << x
+                                      << "," << y << "," << z << ", width " << w.x;
               }
         }
   }
@@ -70,7 +72,9 @@ struct Smooth {
   View in, out;
   SH_HD void operator()(int i, int j, int k) const {
     out(i, j, k) = (in(i - 1, j, k) + in(i + 1, j, k) + in(i, j - 1, k) + in(i, j + 1, k) +
-                    in(i, j, k - 1) + in(i, j, k + 1)) / 6 + 1e-3 * i;
+                    in(i, j, k - 1) + in(i, j, k + 1)) /
+                       6 +
+                   1e-3 * i;
   }
 };
 
@@ -83,7 +87,8 @@ std::vector<real> run(bool hide, const Decomposition& dec) {
     for (int j = 0; j < l.n.y; ++j)
       for (int i = 0; i < l.n.x; ++i) {
         const Int3 o = dec.offset();
-        init[l.index(i, j, k)] = std::sin(0.3 * (i + o.x)) * std::cos(0.2 * (j + o.y)) + 0.1 * (k + o.z);
+        init[l.index(i, j, k)] =
+            std::sin(0.3 * (i + o.x)) * std::cos(0.2 * (j + o.y)) + 0.1 * (k + o.z);
       }
   a.from_host(init);
   HaloExchange halo(dec, l, ex, false);
@@ -109,7 +114,8 @@ TEST(HideCommunication, SameBitsOnOrOff) {
   for (int k = -1; k <= l.n.z; ++k)
     for (int j = -1; j <= l.n.y; ++j)
       for (int i = -1; i <= l.n.x; ++i) {
-        const bool corner = (i < 0 || i >= l.n.x) + (j < 0 || j >= l.n.y) + (k < 0 || k >= l.n.z) > 1;
+        const bool corner =
+            (i < 0 || i >= l.n.x) + (j < 0 || j >= l.n.y) + (k < 0 || k >= l.n.z) > 1;
         if (!corner) differ += on[l.index(i, j, k)] != off[l.index(i, j, k)];
       }
   EXPECT_EQ(differ, 0u);

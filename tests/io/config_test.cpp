@@ -2,8 +2,6 @@
 #include "io/config.hpp"
 
 #include <gtest/gtest.h>
-
-#include "test_support.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <string>
 
 #include "io/schema.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::io {
 namespace {

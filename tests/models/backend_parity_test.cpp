@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <random>
 
 #include "core/for_each.hpp"
@@ -16,16 +15,18 @@ namespace {
 
 // Nonlinear (n = 3), periodic x (halo exchange), Dirichlet y, Neumann z.
 io::json parity_config(const std::string& kernel) {
-  return {{"grid", {{"n", {64, 64, 64}}, {"periodic", {true, false, false}}}},
-          {"time", {{"dt", 1e-3}, {"steps", 1}}},
-          {"diffusion",
-           {{"exponent", 3},
-            {"kernel", kernel},
-            {"initial", {{"type", "gaussian"}, {"background", 0.2}, {"sigma", 0.15}, {"center", {0.1, 0.5, 0.4}}}},
-            {"boundary",
-             {{"y_lo", {{"type", "dirichlet"}, {"value", 0.5}}},
-              {"z_lo", {{"type", "neumann"}}},
-              {"z_hi", {{"type", "neumann"}}}}}}}};
+  return {
+      {"grid", {{"n", {64, 64, 64}}, {"periodic", {true, false, false}}}},
+      {"time", {{"dt", 1e-3}, {"steps", 1}}},
+      {"diffusion",
+       {{"exponent", 3},
+        {"kernel", kernel},
+        {"initial",
+         {{"type", "gaussian"}, {"background", 0.2}, {"sigma", 0.15}, {"center", {0.1, 0.5, 0.4}}}},
+        {"boundary",
+         {{"y_lo", {{"type", "dirichlet"}, {"value", 0.5}}},
+          {"z_lo", {{"type", "neumann"}}},
+          {"z_hi", {{"type", "neumann"}}}}}}}};
 }
 
 std::vector<real> iterate(const std::string& kernel, const Exec& ex, int iterations) {
@@ -48,7 +49,8 @@ TEST(KernelParity, VariantsMatchGenericOnCpu) {
   const std::vector<real> generic = iterate("generic", Exec::cpu(), 40);
   for (const char* kernel : {"marching", "pairs"})
     EXPECT_EQ(max_relative_difference(generic, iterate(kernel, Exec::cpu(), 40)), 0.0) << kernel;
-  EXPECT_GT(max_relative_difference(generic, DiffusionRun(parity_config("generic")).interior()), 1e-4)
+  EXPECT_GT(max_relative_difference(generic, DiffusionRun(parity_config("generic")).interior()),
+            1e-4)
       << "the iterations moved the state";
 }
 
@@ -82,7 +84,8 @@ TEST(KernelParity, CudaReductionsMatchCpu) {
   b.from_host(host);
   for (const Region& r : {l.interior(), l.all(), Region{{3, 5, 7}, {4, 6, 8}}}) {
     EXPECT_EQ(reduce(cpu, r, MaxOp{}, Value{a.view()}), reduce(gpu, r, MaxOp{}, Value{b.view()}));
-    const real sa = reduce(cpu, r, SumOp{}, Value{a.view()}), sb = reduce(gpu, r, SumOp{}, Value{b.view()});
+    const real sa = reduce(cpu, r, SumOp{}, Value{a.view()}),
+               sb = reduce(gpu, r, SumOp{}, Value{b.view()});
     EXPECT_NEAR(sa, sb, 1e-12 * r.size());
   }
 }

@@ -63,9 +63,10 @@ class CliErrors : public ::testing::Test {
   void expect_failure(const std::string& cfg_args, int code, const std::string& message) {
     const Result r = run("run " + cfg_args + " --output " + out().string());
     EXPECT_EQ(r.code, code) << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos)
-        << "expected \"" << message << "\" in:\n" << r.output;
-    EXPECT_EQ(snapshot(out()), before_) << "output directory changed by a failed start: " << cfg_args;
+    EXPECT_NE(r.output.find(message), std::string::npos) << "expected \"" << message << "\" in:\n"
+                                                         << r.output;
+    EXPECT_EQ(snapshot(out()), before_)
+        << "output directory changed by a failed start: " << cfg_args;
   }
   const std::string small = R"("grid": {"n": [16, 16, 1]}, "time": {"steps": 2})";
 
@@ -76,15 +77,18 @@ class CliErrors : public ::testing::Test {
 };
 
 TEST_F(CliErrors, UnknownTopLevelKey) {
-  expect_failure(config(R"({"gird": {"n": [8, 8, 1]}})"), 1, "gird: unknown key (did you mean grid?)");
+  expect_failure(config(R"({"gird": {"n": [8, 8, 1]}})"), 1,
+                 "gird: unknown key (did you mean grid?)");
 }
 
 TEST_F(CliErrors, UnknownNestedKeyWithSuggestion) {
-  expect_failure(config(R"({"grid": {"nn": [8, 8, 1]}})"), 1, "grid.nn: unknown key (did you mean grid.n?)");
+  expect_failure(config(R"({"grid": {"nn": [8, 8, 1]}})"), 1,
+                 "grid.nn: unknown key (did you mean grid.n?)");
 }
 
 TEST_F(CliErrors, WrongType) {
-  expect_failure(config(R"({"time": {"dt": "fast"}})"), 1, "time.dt: expected a number, got \"fast\"");
+  expect_failure(config(R"({"time": {"dt": "fast"}})"), 1,
+                 "time.dt: expected a number, got \"fast\"");
 }
 
 TEST_F(CliErrors, FloatForInteger) {
@@ -100,7 +104,8 @@ TEST_F(CliErrors, ZeroSize) {
 }
 
 TEST_F(CliErrors, ArrayOfWrongLength) {
-  expect_failure(config(R"({"grid": {"n": [8, 8]}})"), 1, "grid.n: expected an array of 3 integers");
+  expect_failure(config(R"({"grid": {"n": [8, 8]}})"), 1,
+                 "grid.n: expected an array of 3 integers");
 }
 
 TEST_F(CliErrors, OutOfRange) {
@@ -113,11 +118,13 @@ TEST_F(CliErrors, NotOneOfTheChoices) {
 }
 
 TEST_F(CliErrors, UnknownModel) {
-  expect_failure(config(R"({"model": "magic"})"), 1, "model: unknown model \"magic\" (available: diffusion");
+  expect_failure(config(R"({"model": "magic"})"), 1,
+                 "model: unknown model \"magic\" (available: diffusion");
 }
 
 TEST_F(CliErrors, MissingFile) {
-  expect_failure("/nonexistent/model.json", 1, "config file '/nonexistent/model.json': cannot be opened");
+  expect_failure("/nonexistent/model.json", 1,
+                 "config file '/nonexistent/model.json': cannot be opened");
 }
 
 TEST_F(CliErrors, MalformedJson) {
@@ -158,7 +165,8 @@ TEST_F(CliErrors, NonConvergenceKeepsLastGoodSnapshot) {
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("not converged after 2 iterations"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("last good snapshot is '" + (fresh / "snapshot_000000.nc").string()),
-            std::string::npos) << r.output;
+            std::string::npos)
+      << r.output;
   EXPECT_TRUE(fs::exists(fresh / "snapshot_000000.nc"));
   EXPECT_FALSE(fs::exists(fresh / "snapshot_000001.nc"));
 }
@@ -182,7 +190,8 @@ TEST(Cli, HelpVersionDescribeAndCheck) {
   EXPECT_EQ(v.output.rfind("staghorn ", 0), 0u) << v.output;
   const Result d = run("describe diffusion");
   EXPECT_EQ(d.code, 0);
-  EXPECT_NE(d.output.find("diffusion.exponent (number, default 0.0"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("diffusion.exponent (number, default 0.0"), std::string::npos)
+      << d.output;
   EXPECT_NE(d.output.find("solver.tol"), std::string::npos);
 }
 

@@ -28,7 +28,8 @@ struct DiffusionRun {
   // Advances all configured steps; returns the total PT iterations.
   long long run() {
     long long iterations = 0;
-    for (long long s = 0; s < settings.steps; ++s) iterations += model->advance(settings.dt).iterations;
+    for (long long s = 0; s < settings.steps; ++s)
+      iterations += model->advance(settings.dt).iterations;
     return iterations;
   }
 

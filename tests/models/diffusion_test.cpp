@@ -18,11 +18,12 @@ struct Gaussian {
   double t_end() const { return sigma0 * sigma0 / 2; }
 
   io::json config(int n, int steps) const {
-    return {{"grid", {{"n", {n, n, dims == 3 ? n : 1}}, {"periodic", {true, true, true}}}},
-            {"time", {{"dt", t_end() / steps}, {"steps", steps}}},
-            {"solver", {{"tol", 1e-11}, {"ncheck", 20}}},
-            {"diffusion",
-             {{"initial", {{"type", "gaussian"}, {"sigma", sigma0}, {"center", {c[0], c[1], c[2]}}}}}}};
+    return {
+        {"grid", {{"n", {n, n, dims == 3 ? n : 1}}, {"periodic", {true, true, true}}}},
+        {"time", {{"dt", t_end() / steps}, {"steps", steps}}},
+        {"solver", {{"tol", 1e-11}, {"ncheck", 20}}},
+        {"diffusion",
+         {{"initial", {{"type", "gaussian"}, {"sigma", sigma0}, {"center", {c[0], c[1], c[2]}}}}}}};
   }
   // Exact solution at t_end, summed over the nearest periodic images.
   double exact(const double x[3]) const {
@@ -72,7 +73,8 @@ void expect_second_order(const std::vector<double>& e) {
 
 TEST(Diffusion, LinearGaussianConvergesAtSecondOrder2D) {
   const std::vector<double> e = Gaussian{}.errors(32, 16, 3);
-  RecordProperty("errors", std::to_string(e[0]) + " " + std::to_string(e[1]) + " " + std::to_string(e[2]));
+  RecordProperty("errors",
+                 std::to_string(e[0]) + " " + std::to_string(e[1]) + " " + std::to_string(e[2]));
   EXPECT_LT(e.back(), 1e-3);
   expect_second_order(e);
 }
@@ -125,8 +127,8 @@ TEST(Diffusion, PtIterationsGrowLinearlyWithResolution) {
     DiffusionRun r(c);
     iters.push_back(r.run());
   }
-  RecordProperty("iterations_32_64_128", std::to_string(iters[0]) + " " +
-                                             std::to_string(iters[1]) + " " + std::to_string(iters[2]));
+  RecordProperty("iterations_32_64_128", std::to_string(iters[0]) + " " + std::to_string(iters[1]) +
+                                             " " + std::to_string(iters[2]));
   EXPECT_LE(iters[1], 2.2 * iters[0]);
   EXPECT_LE(iters[2], 2.2 * iters[1]);
   EXPECT_GE(iters[2], 1.5 * iters[0]);  // and not suspiciously flat (a solver doing nothing)
@@ -136,12 +138,13 @@ TEST(Diffusion, PtIterationsGrowLinearlyWithResolution) {
 // principle.
 TEST(Diffusion, NonlinearConservesMass) {
   const double dt = 2e-4, tol = 1e-10;
-  io::json c = {{"grid", {{"n", {64, 64, 1}}, {"periodic", {true, true, false}}}},
-                {"time", {{"dt", dt}, {"steps", 10}}},
-                {"solver", {{"tol", tol}, {"tol_mode", "absolute"}, {"ncheck", 20}}},
-                {"diffusion",
-                 {{"exponent", 3},
-                  {"initial", {{"type", "box"}, {"amplitude", 1.0}, {"background", 0.1}, {"sigma", 0.2}}}}}};
+  io::json c = {
+      {"grid", {{"n", {64, 64, 1}}, {"periodic", {true, true, false}}}},
+      {"time", {{"dt", dt}, {"steps", 10}}},
+      {"solver", {{"tol", tol}, {"tol_mode", "absolute"}, {"ncheck", 20}}},
+      {"diffusion",
+       {{"exponent", 3},
+        {"initial", {{"type", "box"}, {"amplitude", 1.0}, {"background", 0.1}, {"sigma", 0.2}}}}}};
   DiffusionRun r(c);
   const double m0 = r.model->diagnostics()[0].second;
   r.run();

@@ -16,8 +16,7 @@ class TempDir {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) id = static_cast<int>(::getpid());
     MPI_Bcast(&id, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    root_ = std::filesystem::temp_directory_path() /
-            ("staghorn-" + tag + "-" + std::to_string(id));
+    root_ = std::filesystem::temp_directory_path() / ("staghorn-" + tag + "-" + std::to_string(id));
     if (rank == 0) std::filesystem::create_directories(root_);
     MPI_Barrier(MPI_COMM_WORLD);
   }

@@ -1,11 +1,12 @@
 // The PT solver's control logic on a scalar model problem: convergence checks, divergence and NaN
 // handling, retries with a halved pseudo-step, max_iter.
+#include "solvers/pt_solver.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/error.hpp"
-#include "solvers/pt_solver.hpp"
 #include "solvers/pt_update.hpp"
 
 namespace staghorn::pt {
