@@ -1,5 +1,6 @@
 #include "core/decomposition.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -74,9 +75,8 @@ Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested,
                   "than the halo width " +
                   std::to_string(halo));
   }
-  // Row-major placement: rank r holds coords (r % px, r / px % py, r / px / py).
-  const int r = comm.rank();
-  coords_ = {r % dims_.x, r / dims_.x % dims_.y, r / dims_.x / dims_.y};
+  place_ranks();
+  coords_ = coords_of_rank_[comm.rank()];
   for (int a = 0; a < 3; ++a) {
     local_[a] = grid.n[a] / dims_[a];
     offset_[a] = coords_[a] * local_[a];
@@ -96,7 +96,33 @@ int Decomposition::neighbor(Int3 dir) const {
       c[a] = (c[a] + dims_[a]) % dims_[a];
     }
   }
-  return c.x + dims_.x * (c.y + dims_.y * c.z);
+  return rank_at_[c.x + dims_.x * (c.y + dims_.y * c.z)];
+}
+
+namespace {
+// Interleaves the bits of (x, y, z): nearby blocks get nearby codes.
+unsigned long long morton(Int3 c) {
+  unsigned long long code = 0;
+  for (int b = 0; b < 21; ++b)
+    for (int a = 0; a < 3; ++a)
+      code |= static_cast<unsigned long long>((c[a] >> b) & 1) << (3 * b + a);
+  return code;
+}
+}  // namespace
+
+// Ranks take blocks in Morton (Z-) order, so that consecutive ranks, which launchers put on the
+// same node, hold neighbouring blocks and share faces.
+void Decomposition::place_ranks() {
+  for (int z = 0; z < dims_.z; ++z)
+    for (int y = 0; y < dims_.y; ++y)
+      for (int x = 0; x < dims_.x; ++x) coords_of_rank_.push_back({x, y, z});
+  std::stable_sort(coords_of_rank_.begin(), coords_of_rank_.end(),
+                   [](Int3 a, Int3 b) { return morton(a) < morton(b); });
+  rank_at_.assign(coords_of_rank_.size(), 0);
+  for (std::size_t r = 0; r < coords_of_rank_.size(); ++r) {
+    const Int3 c = coords_of_rank_[r];
+    rank_at_[c.x + dims_.x * (c.y + dims_.y * c.z)] = static_cast<int>(r);
+  }
 }
 
 }  // namespace staghorn

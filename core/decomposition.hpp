@@ -1,6 +1,8 @@
 #pragma once
 #include <mpi.h>
 
+#include <vector>
+
 #include "core/comm.hpp"
 #include "core/grid.hpp"
 
@@ -39,8 +41,12 @@ class Decomposition {
   static long long halo_cost(const Grid& grid, Int3 dims, int halo);
 
  private:
+  void place_ranks();
+
   Grid grid_;
   Comm comm_;
+  std::vector<Int3> coords_of_rank_;  // block of each rank, Morton order
+  std::vector<int> rank_at_;          // rank of each block, x fastest
   int halo_;
   Int3 dims_, coords_, local_, offset_;
 };

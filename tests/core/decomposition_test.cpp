@@ -327,3 +327,21 @@ TEST(OwnedPoints, LastRankOwnsTheClosingFaceOfABoundedAxis) {
 
 }  // namespace
 }  // namespace staghorn
+
+namespace staghorn {
+namespace {
+
+// Ranks take blocks in Morton order: on a 4x2 process grid rank 2 sits above rank 0, not beside 1.
+TEST(Placement, MortonOrder) {
+  const Comm world;
+  if (world.size() != 8) GTEST_SKIP() << "needs 8 ranks";
+  Grid g;
+  g.n = {64, 32, 1};
+  const Decomposition dec(g, world, {4, 2, 1});
+  const Int3 expected[8] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+                            {2, 0, 0}, {3, 0, 0}, {2, 1, 0}, {3, 1, 0}};
+  EXPECT_EQ(dec.coords(), expected[world.rank()]) << "rank " << world.rank();
+}
+
+}  // namespace
+}  // namespace staghorn
