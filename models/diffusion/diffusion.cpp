@@ -125,7 +125,10 @@ void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lan
   if (kernel == Kernel::marching) {
     for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
   } else if (kernel == Kernel::pairs) {
+    // The GPU's hot path: the commonest exponents compiled in (fewer instructions, same bits).
     r.lo.x /= 2, r.hi.x /= 2;
+    if (mat_.n_int == 0) return for_each(ex_, r, lane, PairIteration<Dim, 0>{co, H, Ho, Hn, V});
+    if (mat_.n_int == 3) return for_each(ex_, r, lane, PairIteration<Dim, 3>{co, H, Ho, Hn, V});
     for_each(ex_, r, lane, PairIteration<Dim>{co, H, Ho, Hn, V});
   } else {
     for_each(ex_, r, lane, Iteration<Dim>{co, H, Ho, Hn, V});

@@ -16,21 +16,27 @@ struct Material {
   real n = 0;
   int n_int = 0;  // n when it is a whole number below 16 (powers by multiplication), else -1
 
+  // N >= 0: the exponent known at compile time (the powers fold into a few multiplies);
+  // N < 0: read at run time. Both give the same bits.
+  template <int N = -1>
   SH_HD real D(real H) const {
     H = H > 0 ? H : real(0);  // D >= 0: undershoots must not turn into anti-diffusion
-    return n_int < 0 ? D0 * pow(H, n) : D0 * power(H, n_int);
+    const int m = N >= 0 ? N : n_int;
+    return m < 0 ? D0 * pow(H, n) : D0 * power(H, m);
   }
 
   // D(hi) and, for the pseudo-step, a bound of D_f + |D'(H_f)| |dH_f| / 2 over faces whose
   // values lie in [lo, hi]: D' = n D / H grows with H, so D0 hi^(n-1) (hi + n (hi - lo) / 2).
+  template <int N = -1>
   SH_HD void bounds(real hi, real lo, real& D_hi, real& D_eff) const {
     hi = hi > 0 ? hi : real(0);
     lo = lo > 0 ? lo : real(0);
-    if (n_int == 0) {
+    const int m = N >= 0 ? N : n_int;
+    if (m == 0) {
       D_hi = D_eff = D0;
       return;
     }
-    const real p = n_int > 0 ? power(hi, n_int - 1) : (hi > 0 ? pow(hi, n - 1) : real(0));
+    const real p = m > 0 ? power(hi, m - 1) : (hi > 0 ? pow(hi, n - 1) : real(0));
     D_hi = D0 * p * hi;
     D_eff = D0 * p * (hi + real(0.5) * n * (hi - lo));
   }
@@ -47,8 +53,9 @@ struct Material {
 };
 
 // The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh.
+template <int N = -1>
 SH_HD inline real flux(const Material& m, real Hl, real Hh, real rdx) {
-  return -m.D(real(0.5) * (Hh + Hl)) * (Hh - Hl) * rdx;
+  return -m.D<N>(real(0.5) * (Hh + Hl)) * (Hh - Hl) * rdx;
 }
 
 // A cell and its 6 neighbours (w/e along x, s/n along y, b/t along z). Every kernel variant
@@ -77,29 +84,31 @@ struct Coefficients {
   real slowest;        // sum over axes of (pi/L)^2: the domain's slowest mode is D slowest
   float cfl;
 
-  template <int Dim>
+  template <int Dim, int N = -1>
   SH_HD real residual(const Star& H, real H_old) const {
-    real div = (flux(mat, H.c, H.e, rdx) - flux(mat, H.w, H.c, rdx)) * rdx;
-    if constexpr (Dim >= 2) div += (flux(mat, H.c, H.n, rdy) - flux(mat, H.s, H.c, rdy)) * rdy;
-    if constexpr (Dim >= 3) div += (flux(mat, H.c, H.t, rdz) - flux(mat, H.b, H.c, rdz)) * rdz;
+    real div = (flux<N>(mat, H.c, H.e, rdx) - flux<N>(mat, H.w, H.c, rdx)) * rdx;
+    if constexpr (Dim >= 2)
+      div += (flux<N>(mat, H.c, H.n, rdy) - flux<N>(mat, H.s, H.c, rdy)) * rdy;
+    if constexpr (Dim >= 3)
+      div += (flux<N>(mat, H.c, H.t, rdz) - flux<N>(mat, H.b, H.c, rdz)) * rdz;
     return -(H.c - H_old) * rdt - div;
   }
 
   // Local optimal pseudo-step. By Gershgorin, the Jacobian of R has eigenvalues below
   // 4 sum(1/dx^2) max_f(D_f + |D'(H_f)| |dH_f| / 2) over the faces f of the star: without the D'
   // term, steep fronts of a nonlinear D go unstable.
-  template <int Dim>
+  template <int Dim, int N = -1>
   SH_HD pt::Step step(const Star& H) const {
     real hi = fmax(H.c, fmax(H.w, H.e));
     if constexpr (Dim >= 2) hi = fmax(hi, fmax(H.s, H.n));
     if constexpr (Dim >= 3) hi = fmax(hi, fmax(H.b, H.t));
-    if (mat.n_int == 0)  // linear: D is constant, no D' term (and no minimum to find)
+    if ((N >= 0 ? N : mat.n_int) == 0)  // linear: D is constant, no D' term, no minimum to find
       return pt::optimal_step(mat.D0 * dt * sum_rdx2, mat.D0 * dt * slowest, dt, cfl);
     real lo = fmin(H.c, fmin(H.w, H.e));
     if constexpr (Dim >= 2) lo = fmin(lo, fmin(H.s, H.n));
     if constexpr (Dim >= 3) lo = fmin(lo, fmin(H.b, H.t));
     real D_hi, D_eff;
-    mat.bounds(hi, lo, D_hi, D_eff);
+    mat.bounds<N>(hi, lo, D_hi, D_eff);
     return pt::optimal_step(D_eff * dt * sum_rdx2, D_hi * dt * slowest, dt, cfl);
   }
 };
@@ -123,7 +132,7 @@ struct Iteration {
 // The same iteration, two cells along x per thread (i = 2 ip, 2 ip + 1), with 16-byte loads and
 // stores: half the memory instructions and twice the bytes in flight per thread. Needs an even
 // n_x. Arithmetic identical to Iteration<Dim>.
-template <int Dim>
+template <int Dim, int N = -1>  // N: the exponent, when known at compile time
 struct PairIteration {
   static constexpr int kThreads =
       128;  // 32 x 4 blocks: 89% of copy bandwidth on an H100, 83% with 256
@@ -142,8 +151,8 @@ struct PairIteration {
     const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
     const Pair old = load2(H_old.p + o);
     Pair v = load2(dHdtau.p + o);
-    const Pair out{pt::advance(h0.c, co.residual<Dim>(h0, old.a), v.a, co.step<Dim>(h0)),
-                   pt::advance(h1.c, co.residual<Dim>(h1, old.b), v.b, co.step<Dim>(h1))};
+    const Pair out{pt::advance(h0.c, co.residual<Dim, N>(h0, old.a), v.a, co.step<Dim, N>(h0)),
+                   pt::advance(h1.c, co.residual<Dim, N>(h1, old.b), v.b, co.step<Dim, N>(h1))};
     store2(H_new.p + o, out);
     store2(dHdtau.p + o, v);
   }
