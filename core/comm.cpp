@@ -51,12 +51,6 @@ long long Comm::sum(long long local) const {
   return global;
 }
 
-bool Comm::any(bool flag) const {
-  int local = flag ? 1 : 0, global = 0;
-  check_mpi(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
-  return global != 0;
-}
-
 int Comm::first_failure(bool failed) const {
   int mine = failed ? rank_ : size_, first = size_;
   check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");

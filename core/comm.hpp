@@ -28,8 +28,6 @@ class Comm {
   double max(double local) const;
   double sum(double local) const;
   long long sum(long long local) const;
-  // True on every rank if `flag` is true on any rank.
-  bool any(bool flag) const;
   // The lowest rank where `failed` is true, or -1: every rank learns who failed first.
   int first_failure(bool failed) const;
   void barrier() const;
