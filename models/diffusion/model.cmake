@@ -1,0 +1,2 @@
+list(APPEND STAGHORN_MODEL_SOURCES diffusion/diffusion.cpp diffusion/initial.cpp diffusion/options.cpp)
+list(APPEND STAGHORN_MODEL_KERNELS diffusion/diffusion.cpp)
