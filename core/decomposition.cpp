@@ -7,11 +7,8 @@
 #include "core/error.hpp"
 
 namespace staghorn {
-namespace {
 
-const char* kAxis = "xyz";
-
-Int3 best_dims(const Grid& grid, int ranks, int halo) {
+Int3 Decomposition::choose_dims(const Grid& grid, int ranks, int halo) {
   Int3 best{0, 0, 0};
   long long best_cost = std::numeric_limits<long long>::max();
   for (int px = 1; px <= ranks; ++px) {
@@ -24,12 +21,17 @@ Int3 best_dims(const Grid& grid, int ranks, int halo) {
         fits = fits && grid.n[a] % d[a] == 0 &&
                (grid.active(a) ? grid.n[a] / d[a] >= halo : d[a] == 1);
       if (!fits) continue;
-      const long long cost = Decomposition::halo_cost(grid, d, halo);
-      if (cost < best_cost) best_cost = cost, best = d;
+      // `<=`: px and py ascend, so the last of equal costs has the most ranks along x, then y.
+      const long long cost = halo_cost(grid, d, halo);
+      if (cost <= best_cost) best_cost = cost, best = d;
     }
   }
   return best;
 }
+
+namespace {
+
+const char* kAxis = "xyz";
 
 void check_requested(const Grid& grid, Int3 req, int ranks) {
   if (req.volume() != ranks)
@@ -46,17 +48,16 @@ void check_requested(const Grid& grid, Int3 req, int ranks) {
 }  // namespace
 
 long long Decomposition::halo_cost(const Grid& grid, Int3 d, int halo) {
-  long long cost = 0;
+  long long padded = 1, owned = 1;
   for (int a = 0; a < 3; ++a) {
-    // Faces the busiest rank exchanges along a: two, but one when a bounded axis is split in two.
-    const int faces = grid.periodic[a] || d[a] > 2 ? 2 : d[a] - 1;
-    if (!grid.active(a) || faces == 0) continue;
-    long long face = static_cast<long long>(faces) * halo;
-    for (int b = 0; b < 3; ++b)
-      if (b != a) face *= grid.n[b] / d[b];
-    cost += face;
+    // Faces the busiest rank exchanges along a: two, but one when a bounded axis is split in two
+    // (both ranks then sit at a wall), none on a whole bounded axis (walls take ghosts, not halos).
+    const int faces = !grid.active(a) ? 0 : grid.periodic[a] || d[a] > 2 ? 2 : d[a] - 1;
+    const long long n = grid.n[a] / d[a];
+    padded *= n + static_cast<long long>(faces) * halo;
+    owned *= n;
   }
-  return cost;
+  return padded - owned;
 }
 
 Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested, int halo)
@@ -66,7 +67,7 @@ Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested,
     check_requested(grid, requested, ranks);
     dims_ = requested;
   } else {
-    dims_ = best_dims(grid, ranks, halo);
+    dims_ = choose_dims(grid, ranks, halo);
     if (dims_.volume() == 0)
       throw Error("decomposition: no process grid splits " + std::to_string(grid.n.x) + "x" +
                   std::to_string(grid.n.y) + "x" + std::to_string(grid.n.z) +

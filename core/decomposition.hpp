@@ -9,8 +9,9 @@
 namespace staghorn {
 
 // Splits the global grid into equal blocks, one per rank, on a process grid P = (px, py, pz).
-// P minimises the halo cells per rank over all factorisations of the rank count that divide the
-// grid evenly, unless the caller fixes it. Inactive axes (n = 1) are never split.
+// P minimises the halo cells of the busiest rank over all factorisations of the rank count that
+// divide the grid evenly (Pekkila et al. 2022, Eq. 5-7), unless the caller fixes it. Inactive axes
+// (n = 1) are never split.
 class Decomposition {
  public:
   Decomposition(const Grid& grid, const Comm& comm, Int3 requested = {0, 0, 0}, int halo = 1);
@@ -37,8 +38,16 @@ class Decomposition {
     return local_[axis] + (grid_.points(loc, axis) > grid_.n[axis] && at_high(axis) ? 1 : 0);
   }
 
-  // Halo cells one rank exchanges per step for a process grid (used to choose it).
+  // Halo cells of the busiest rank on process grid `dims`: the cells of its padded block it does
+  // not own, prod(n_a / p_a + w_a) - prod(n_a / p_a), faces, edges and corners. w_a is the halo
+  // width times the faces exchanged along a: two, one on a bounded axis split in two, none on a
+  // bounded axis left whole or an inactive one. On periodic axes this is Q / 2 of their Eq. 7.
   static long long halo_cost(const Grid& grid, Int3 dims, int halo);
+  // The process grid the constructor picks for `ranks` ranks: exhaustive search for the least
+  // halo_cost among even splits with blocks no thinner than the halo; {0, 0, 0} if none exists.
+  // Ties (permutations of one block shape) go to the most ranks along x, then y, as their table
+  // A.1 lists them.
+  static Int3 choose_dims(const Grid& grid, int ranks, int halo);
 
  private:
   void place_ranks();

@@ -61,10 +61,14 @@ TEST(HaloCost, PrefersSplittingTheLongAxis) {
   }
 }
 
-TEST(HaloCost, ScalesWithHaloAndIgnoresWholeBoundedAndInactiveAxes) {
+TEST(HaloCost, CountsTheShellOfTheBusiestRank) {
+  // Bounded x and z, periodic y. Counted by hand: the padded block minus the owned one, with
+  // widths (faces x halo) per axis; 2 ranks on a bounded axis exchange one face each.
   const Grid g = make_grid({32, 48, 16}, {false, true, false});
-  for (Int3 d : {Int3{2, 2, 2}, Int3{4, 1, 2}, Int3{1, 1, 1}})
-    EXPECT_EQ(Decomposition::halo_cost(g, d, 2), 2 * Decomposition::halo_cost(g, d, 1)) << str(d);
+  EXPECT_EQ(Decomposition::halo_cost(g, {2, 2, 2}, 1), 17 * 26 * 9 - 16 * 24 * 8);
+  EXPECT_EQ(Decomposition::halo_cost(g, {2, 2, 2}, 2), 18 * 28 * 10 - 16 * 24 * 8);
+  EXPECT_EQ(Decomposition::halo_cost(g, {4, 1, 2}, 1), 10 * 50 * 9 - 8 * 48 * 8);
+  EXPECT_EQ(Decomposition::halo_cost(g, {1, 1, 1}, 1), 32 * 50 * 16 - 32 * 48 * 16);
   // One rank on a bounded box exchanges nothing; on a periodic one it wraps onto itself.
   EXPECT_EQ(Decomposition::halo_cost(make_grid({32, 32, 32}, {false, false, false}), {1, 1, 1}, 1),
             0);
@@ -84,6 +88,89 @@ TEST(HaloCost, TwoRanksOnABoundedAxisShareOneFace) {
   const Grid g = make_grid({64, 64, 64}, {false, false, false});
   EXPECT_LT(Decomposition::halo_cost(g, {2, 2, 2}, 1), Decomposition::halo_cost(g, {1, 2, 4}, 1));
   EXPECT_LT(Decomposition::halo_cost(g, {2, 2, 2}, 1), Decomposition::halo_cost(g, {4, 2, 1}, 1));
+}
+
+// ---- Pekkila et al. 2022, Eq. 7 and table A.1 ---------------------------------------------------
+
+// Eq. 7 written out on its own: Q = 2 (C_M' - C_N'), the cells a node sends and receives when all
+// of its halo faces another subdomain, with M' = N / P + 2r the padded subdomain.
+long long pekkila_q(Int3 n, Int3 p, int r) {
+  long long padded = 1, owned = 1;
+  for (int a = 0; a < 3; ++a) {
+    padded *= n[a] / p[a] + 2 * r;
+    owned *= n[a] / p[a];
+  }
+  return 2 * (padded - owned);
+}
+
+TEST(Pekkila, HaloCostIsHalfOfEq7OnPeriodicGrids) {
+  for (Int3 n : {Int3{512, 512, 512}, Int3{1024, 512, 512}, Int3{48, 32, 16}, Int3{96, 48, 24}}) {
+    const Grid g = make_grid(n, {true, true, true});
+    for (int ranks = 1; ranks <= 64; ++ranks)
+      for (Int3 p : valid_dims(g, ranks))
+        for (int r : {1, 2, 3})
+          EXPECT_EQ(2 * Decomposition::halo_cost(g, p, r), pekkila_q(n, p, r))
+              << str(n) << " on " << str(p) << " r " << r;
+  }
+}
+
+// Table A.1 (a) and (b): every row is what the search picks for a periodic grid, and Eq. 7 on its
+// own agrees that no other factorisation of the rank count needs fewer halo cells.
+TEST(Pekkila, ReproducesTableA1) {
+  struct Row {
+    int ranks;
+    Int3 p;
+  };
+  const struct {
+    Int3 n;
+    std::vector<Row> rows;
+  } tables[] = {{{512, 512, 512},
+                 {{1, {1, 1, 1}},
+                  {2, {2, 1, 1}},
+                  {4, {2, 2, 1}},
+                  {8, {2, 2, 2}},
+                  {16, {4, 2, 2}},
+                  {32, {4, 4, 2}},
+                  {64, {4, 4, 4}}}},
+                {{1024, 512, 512},
+                 {{1, {1, 1, 1}},
+                  {2, {2, 1, 1}},
+                  {4, {4, 1, 1}},
+                  {8, {4, 2, 1}},
+                  {16, {4, 2, 2}},
+                  {32, {8, 2, 2}},
+                  {64, {8, 4, 2}}}}};
+  for (const auto& t : tables) {
+    const Grid g = make_grid(t.n, {true, true, true});
+    for (const Row& row : t.rows)
+      for (int r : {1, 3}) {  // their sixth-order stencils have radius 3
+        SCOPED_TRACE(str(t.n) + " on " + std::to_string(row.ranks) + " ranks, r " +
+                     std::to_string(r));
+        EXPECT_EQ(Decomposition::choose_dims(g, row.ranks, r), row.p)
+            << str(Decomposition::choose_dims(g, row.ranks, r));
+        for (Int3 p : valid_dims(g, row.ranks))
+          EXPECT_LE(pekkila_q(t.n, row.p, r), pekkila_q(t.n, p, r)) << str(p);
+      }
+  }
+}
+
+// Every rank count from 1 to 64, not only the table's powers of two: the search returns a
+// factorisation of the rank count with the least Eq. 7 cost.
+TEST(Pekkila, SearchIsOptimalForEveryRankCountUpTo64) {
+  for (Int3 n : {Int3{512, 512, 512}, Int3{1024, 512, 512}}) {
+    const Grid g = make_grid(n, {true, true, true});
+    for (int ranks = 1; ranks <= 64; ++ranks) {
+      const Int3 p = Decomposition::choose_dims(g, ranks, 3);
+      const std::vector<Int3> all = valid_dims(g, ranks);
+      if (all.empty()) {
+        EXPECT_EQ(p, (Int3{0, 0, 0})) << ranks;
+        continue;
+      }
+      ASSERT_EQ(p.volume(), ranks);
+      for (Int3 q : all)
+        EXPECT_LE(pekkila_q(n, p, 3), pekkila_q(n, q, 3)) << ranks << " " << str(q);
+    }
+  }
 }
 
 // ---- Choice of the process grid (world communicator) -------------------------------------------
