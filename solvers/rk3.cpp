@@ -1,0 +1,59 @@
+#include "solvers/rk3.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace staghorn::rk3 {
+
+void Options::add_to(io::Schema& s) {
+  using io::Type;
+  s.add("rk3.timestep", Type::string, "cfl",
+        "How time.dt is integrated: cfl (split into the fewest equal RK3 steps within the "
+        "advective and diffusive limits, evaluated at the start of each time.dt) or fixed (one RK3 "
+        "step of time.dt, unchecked)")
+      .one_of({"cfl", "fixed"});
+  s.add("rk3.cdt", Type::number, 0.4,
+        "Advective safety factor: dt <= cdt / max sum_a (|u_a| + c_fast) / dx_a")
+      .above(0)
+      .at_most(1.0);
+  s.add("rk3.cdtv", Type::number, 0.25,
+        "Diffusive safety factor: dt <= cdtv / (max diffusivity * sum_a 1 / dx_a^2)")
+      .above(0)
+      .at_most(1.0);
+}
+
+Options Options::from(const io::json& c) {
+  Options o;
+  o.step = io::at_path(c, "rk3.timestep").get<std::string>() == "fixed" ? Step::fixed : Step::cfl;
+  o.cdt = io::at_path(c, "rk3.cdt").get<real>();
+  o.cdtv = io::at_path(c, "rk3.cdtv").get<real>();
+  return o;
+}
+
+real stable_dt(const Options& o, const Limits& l) {
+  const real a = l.advective / o.cdt, d = l.diffusive / o.cdtv;
+  if (std::isnan(a) || std::isnan(d)) return std::nan("");  // a broken state has no stable step
+  const real rate = std::fmax(a, d);
+  return rate > 0 ? 1 / rate : std::numeric_limits<real>::infinity();
+}
+
+void step(Problem& p, real dt) {
+  for (int s = 0; s < kStages; ++s) p.stage(s, kAlpha[s], kBeta[s], dt);
+}
+
+int advance(Problem& p, const Options& o, real dt) {
+  int n = 1;
+  if (o.step == Options::Step::cfl) {
+    const real limit = stable_dt(o, p.limits());
+    if (!(limit > 0)) throw NumericalError("rk3: no stable time step (state is not finite)");
+    // A ratio within rounding of an integer must not add a step.
+    n = std::max(1, static_cast<int>(std::ceil(dt / limit * (1 - 1e-12))));
+  }
+  for (int i = 0; i < n; ++i) step(p, dt / n);
+  return n;
+}
+
+}  // namespace staghorn::rk3

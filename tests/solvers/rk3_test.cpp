@@ -1,0 +1,67 @@
+// The Williamson 2N RK3 integrator: third-order convergence on a nonlinear ODE, and the CFL split
+// of a time step into equal stable steps.
+#include "solvers/rk3.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace staghorn {
+namespace {
+
+// The logistic equation y' = y (1 - y), y(0) = 0.1, held as 2N storage (f, w).
+struct Logistic : rk3::Problem {
+  real y = 0.1, w = 0;
+  rk3::Limits lim;
+  int stages = 0;
+  void stage(int, real alpha, real beta, real dt) override {
+    w = alpha * w + dt * y * (1 - y);
+    y += beta * w;
+    ++stages;
+  }
+  rk3::Limits limits() override { return lim; }
+  static real exact(real t) { return 1 / (1 + 9 * std::exp(-t)); }
+};
+
+double error_with(int steps) {
+  Logistic p;
+  const real t = 2.0;
+  for (int s = 0; s < steps; ++s) rk3::step(p, t / steps);
+  return std::fabs(p.y - Logistic::exact(t));
+}
+
+TEST(Rk3, ThirdOrderOnTheLogisticEquation) {
+  for (int n : {10, 20, 40}) {
+    const double order = std::log2(error_with(n) / error_with(2 * n));
+    EXPECT_NEAR(order, 3.0, 0.1) << n << " -> " << 2 * n << " steps";
+  }
+}
+
+TEST(Rk3, CoefficientsAreConsistent) {
+  // A constant rate F = 1 must advance y by exactly dt: sum of the stage contributions is 1.
+  Logistic p;
+  real w = 0, y = 0;
+  for (int s = 0; s < rk3::kStages; ++s) w = rk3::kAlpha[s] * w + 1, y += rk3::kBeta[s] * w;
+  EXPECT_NEAR(y, 1.0, 1e-15);
+}
+
+TEST(Rk3, CflSplitsIntoEqualStableSteps) {
+  Logistic p;
+  p.lim = {10.0, 0.0};  // stable dt = cdt / 10 = 0.04
+  rk3::Options o;
+  EXPECT_EQ(rk3::advance(p, o, 0.1), 3);  // 0.1 / 0.04 = 2.5 -> 3 steps
+  EXPECT_EQ(p.stages, 9);
+  p.lim = {0.0, 1.0};  // diffusive: cdtv / 1 = 0.25
+  EXPECT_EQ(rk3::advance(p, o, 0.5), 2);
+  o.step = rk3::Options::Step::fixed;
+  EXPECT_EQ(rk3::advance(p, o, 100.0), 1);
+}
+
+TEST(Rk3, NonFiniteLimitsAreAnError) {
+  Logistic p;
+  p.lim = {std::nan(""), 0.0};
+  EXPECT_THROW(rk3::advance(p, rk3::Options{}, 0.1), NumericalError);
+}
+
+}  // namespace
+}  // namespace staghorn
