@@ -2,10 +2,13 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 struct CUstream_st;  // cudaStream_t without the CUDA headers, so CPU-only code compiles anywhere
 
 namespace staghorn {
+
+class Network;
 
 enum class Backend { cpu, cuda };
 
@@ -40,11 +43,17 @@ class Exec {
   // Valid until the next call; work using it must be complete before it is asked for again.
   double* scratch(std::size_t count) const;
 
+  // The network this run's halo exchanges use (null: MPI on host memory, untimed). Set once,
+  // before the model is built; copies of this Exec made later share it.
+  Network* network() const { return network_.get(); }
+  void use_network(std::shared_ptr<Network> network) { network_ = std::move(network); }
+
  private:
   struct Streams;
   Backend backend_ = Backend::cpu;
   int device_ = -1;
   std::shared_ptr<Streams> streams_;
+  std::shared_ptr<Network> network_;  // holds Exec copies made before it was set: no cycle
 };
 
 // Throws staghorn::Error with `what` and CUDA's message for a failed runtime call (code != 0).

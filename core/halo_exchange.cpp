@@ -1,6 +1,9 @@
 #include "core/halo_exchange.hpp"
 
+#include <algorithm>
+
 #include "core/for_each.hpp"
+#include "core/network.hpp"
 
 namespace staghorn {
 namespace {
@@ -49,7 +52,10 @@ Region HaloExchange::recv_region(const Layout& l, Int3 d) {
 
 HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex,
                            bool corners)
-    : dec_(dec), layout_(layout), ex_(ex) {
+    : dec_(dec),
+      layout_(layout),
+      ex_(ex),
+      transport_(ex.network() ? ex.network()->transport() : make_mpi_transport(dec.comm(), ex)) {
   std::vector<int> index_of(27, -1);
   for (int z = -1; z <= 1; ++z)
     for (int y = -1; y <= 1; ++y)
@@ -80,15 +86,36 @@ Int3 HaloExchange::axes() const {
   return a;
 }
 
-void HaloExchange::reserve(std::size_t fields) {
-  const std::size_t need = fields * cells_per_field_;
-  if (send_.size() >= need) return;
-  send_ = Buffer<real>(space_of(ex_.backend()), need);
-  recv_ = Buffer<real>(space_of(ex_.backend()), need);
-  if (ex_.on_device()) {
-    host_send_ = Buffer<real>(Space::pinned, need);
-    host_recv_ = Buffer<real>(Space::pinned, need);
+// Buffers and messages for `fields` fields: segment by segment, each segment's field slabs side by
+// side, so that one message per segment carries all of them.
+void HaloExchange::prepare(std::size_t fields) {
+  if (fields == nfields_) return;
+  nfields_ = fields;
+  if (send_.size() < fields * cells_per_field_) {
+    send_ = Buffer<real>(space_of(ex_.backend()), fields * cells_per_field_);
+    recv_ = Buffer<real>(space_of(ex_.backend()), fields * cells_per_field_);
   }
+  plan_ = {};
+  plan_.total = fields * cells_per_field_;
+  const int me = dec_.comm().rank();
+  for (const auto& s : segs_) {
+    if (s.peer == me) continue;
+    const std::size_t count = fields * static_cast<std::size_t>(s.send.size());
+    plan_.sends.push_back({s.peer, dir_index(s.dir), at(s, 0), count});
+    // What arrives in our halo at d was sent by the peer toward -d.
+    plan_.recvs.push_back({s.peer, dir_index({-s.dir.x, -s.dir.y, -s.dir.z}), at(s, 0), count});
+  }
+  auto by_tag = [](const Message& a, const Message& b) { return a.tag < b.tag; };
+  std::stable_sort(plan_.sends.begin(), plan_.sends.end(), by_tag);
+  std::stable_sort(plan_.recvs.begin(), plan_.recvs.end(), by_tag);
+}
+
+long long HaloExchange::open(Phase phase) {
+  return ex_.network() ? ex_.network()->timer().open(phase, Lane::boundary) : -1;
+}
+
+void HaloExchange::close(long long span) {
+  if (span >= 0) ex_.network()->timer().close(span);
 }
 
 void HaloExchange::exchange(const std::vector<Field*>& fields) {
@@ -100,71 +127,46 @@ void HaloExchange::exchange(const std::vector<Field*>& fields) {
 
 void HaloExchange::begin(const std::vector<Field*>& fields) {
   if (segs_.empty() || fields.empty()) return;
-  reserve(fields.size());
+  prepare(fields.size());
   pack(fields);
-  if (remote_ && ex_.on_device())
-    copy_bytes(host_send_.data(), send_.data(), fields.size() * cells_per_field_ * sizeof(real),
-               ex_.stream(Lane::boundary));
+  if (!remote_) return;
+  // On a GPU the transfer starts here, asynchronously; on the CPU it all happens in end().
+  if (ex_.on_device()) transfer_span_ = open(Phase::transfer);
+  transport_->start(plan_, send_.data(), recv_.data());
 }
 
 void HaloExchange::end(const std::vector<Field*>& fields) {
   if (segs_.empty() || fields.empty()) return;
-  if (remote_) transfer(fields.size());
+  if (remote_) {
+    if (!ex_.on_device()) transfer_span_ = open(Phase::transfer);
+    const double blocked = transport_->finish(plan_, send_.data(), recv_.data());
+    close(transfer_span_);
+    if (ex_.network()) ex_.network()->timer().add(Phase::wait, blocked);
+  }
   unpack(fields);
   ex_.order(Lane::boundary, Lane::inner);
 }
 
 void HaloExchange::pack(const std::vector<Field*>& fields) {
+  const long long span = open(Phase::pack);
   for (std::size_t f = 0; f < fields.size(); ++f)
     for (const auto& s : segs_)
       for_each(ex_, s.send, Lane::boundary,
-               Pack{fields[f]->view(), s.send, send_.data() + f * cells_per_field_ + s.offset});
-}
-
-void HaloExchange::transfer(std::size_t nfields) {
-  const int me = dec_.comm().rank();
-  const std::size_t n = nfields * cells_per_field_;
-  real* out = send_.data();
-  real* in = recv_.data();
-  if (ex_.on_device()) {
-    ex_.synchronize(Lane::boundary);  // the staged send buffer is complete; the inner lane runs on
-    out = host_send_.data();
-    in = host_recv_.data();
-  }
-  std::vector<MPI_Request> reqs;
-  for (const auto& s : segs_) {
-    if (s.peer == me) continue;
-    const auto count = static_cast<int>(s.send.size());
-    for (std::size_t f = 0; f < nfields; ++f) {
-      const std::size_t at = f * cells_per_field_ + s.offset;
-      const int tag_in = static_cast<int>(f) * 27 + dir_index({-s.dir.x, -s.dir.y, -s.dir.z});
-      const int tag_out = static_cast<int>(f) * 27 + dir_index(s.dir);
-      reqs.emplace_back();
-      check_mpi(
-          MPI_Irecv(in + at, count, MPI_DOUBLE, s.peer, tag_in, dec_.comm().get(), &reqs.back()),
-          "MPI_Irecv (halo)");
-      reqs.emplace_back();
-      check_mpi(
-          MPI_Isend(out + at, count, MPI_DOUBLE, s.peer, tag_out, dec_.comm().get(), &reqs.back()),
-          "MPI_Isend (halo)");
-    }
-  }
-  check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
-            "MPI_Waitall (halo)");
-  if (ex_.on_device())
-    copy_bytes(recv_.data(), host_recv_.data(), n * sizeof(real), ex_.stream(Lane::boundary));
+               Pack{fields[f]->view(), s.send, send_.data() + at(s, f)});
+  close(span);
 }
 
 void HaloExchange::unpack(const std::vector<Field*>& fields) {
+  const long long span = open(Phase::unpack);
   const int me = dec_.comm().rank();
   for (std::size_t f = 0; f < fields.size(); ++f)
     for (const auto& s : segs_) {
       // Our halo at d holds what the peer sends toward -d; from ourselves that is segment -d.
-      const real* src = s.peer == me
-                            ? send_.data() + f * cells_per_field_ + segs_[s.opposite].offset
-                            : recv_.data() + f * cells_per_field_ + s.offset;
+      const real* src =
+          s.peer == me ? send_.data() + at(segs_[s.opposite], f) : recv_.data() + at(s, f);
       for_each(ex_, s.recv, Lane::boundary, Unpack{fields[f]->view(), s.recv, src});
     }
+  close(span);
 }
 
 }  // namespace staghorn

@@ -1,16 +1,21 @@
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 #include "core/memory.hpp"
+#include "core/phase_timer.hpp"
+#include "core/transport.hpp"
 
 namespace staghorn {
 
 // Fills the halos of all fields of a model at once from their owners: 6 sides, 12 edges and
-// 8 corners (edges and corners skippable), one message per neighbour and segment, tagged with
-// the segment's direction, packed into contiguous buffers by kernels on the boundary lane.
-// A periodic axis held by one rank exchanges with itself through the same segments.
+// 8 corners (edges and corners skippable), packed into contiguous buffers by kernels on the
+// boundary lane, segment by segment with every field's slab of a segment side by side, so that
+// one message per neighbour and segment (tagged with its direction) carries all fields. The
+// transport is the run's Network's (Exec::network(); MPI on host memory without one). A periodic
+// axis held by one rank exchanges with itself through the same segments.
 class HaloExchange {
  public:
   HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex, bool corners = true);
@@ -36,6 +41,7 @@ class HaloExchange {
   // 1 along the axes some segment crosses: a boundary shell for begin()/end() must cover them.
   Int3 axes() const;
   const Layout& layout() const { return layout_; }
+  TransportKind transport() const { return transport_->kind(); }
 
  private:
   struct Segment {
@@ -45,10 +51,14 @@ class HaloExchange {
     Region send, recv;
     std::size_t offset;  // cells into the buffers, per field
   };
-  void reserve(std::size_t fields);
+  void prepare(std::size_t fields);
   void pack(const std::vector<Field*>& fields);
-  void transfer(std::size_t nfields);
   void unpack(const std::vector<Field*>& fields);
+  std::size_t at(const Segment& s, std::size_t field) const {
+    return s.offset * nfields_ + field * static_cast<std::size_t>(s.send.size());
+  }
+  long long open(Phase phase);
+  void close(long long span);
 
   const Decomposition& dec_;
   Layout layout_;
@@ -56,8 +66,11 @@ class HaloExchange {
   std::vector<Segment> segs_;
   std::size_t cells_per_field_ = 0;
   bool remote_ = false;       // some segment goes to another rank (else all is local copies)
+  std::size_t nfields_ = 0;   // fields the buffers and the plan are laid out for
   Buffer<real> send_, recv_;  // in the backend's memory
-  Buffer<real> host_send_, host_recv_;  // pinned staging when the backend is a GPU
+  MessagePlan plan_;
+  std::unique_ptr<Transport> transport_;
+  long long transfer_span_ = -1;
 };
 
 }  // namespace staghorn

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/halo_exchange.hpp"
+#include "core/network.hpp"
 
 namespace staghorn {
 
@@ -23,6 +24,15 @@ ShellSplit split_shell(const Region& interior, Int3 width);
 // sent must be computed before begin()).
 ShellSplit split_for(const HaloExchange& halo, const Region& interior, Int3 width);
 
+// Runs `work` (kernels queued on `lane`), timed as compute when the run has a network.
+template <class Work>
+void timed_compute(const Exec& ex, Lane lane, Work&& work) {
+  Network* net = ex.network();
+  const long long span = net ? net->timer().open(Phase::compute, lane) : -1;
+  work();
+  if (net) net->timer().close(span);
+}
+
 // Computes new values of `fields` with update(region, lane) over the whole interior and fills
 // their halos. With `hide`, the shell is computed on the boundary lane and exchanged while the
 // inner region is computed; without, everything is computed and then exchanged. Both give the
@@ -31,14 +41,16 @@ template <class Update>
 void update_and_exchange(const Exec& ex, HaloExchange& halo, const ShellSplit& split,
                          const std::vector<Field*>& fields, bool hide, Update&& update) {
   if (!hide) {
-    update(split.interior, Lane::inner);
+    timed_compute(ex, Lane::inner, [&] { update(split.interior, Lane::inner); });
     halo.exchange(fields);
     return;
   }
   ex.order(Lane::inner, Lane::boundary);  // the inputs are complete on both lanes
-  for (const Region& r : split.shell) update(r, Lane::boundary);
+  timed_compute(ex, Lane::boundary, [&] {
+    for (const Region& r : split.shell) update(r, Lane::boundary);
+  });
   halo.begin(fields);
-  update(split.inner, Lane::inner);
+  timed_compute(ex, Lane::inner, [&] { update(split.inner, Lane::inner); });
   halo.end(fields);
   ex.order(Lane::boundary, Lane::inner);  // the shell is complete for what follows on either lane
 }

@@ -7,6 +7,7 @@
 
 #include "core/bandwidth.hpp"
 #include "core/decomposition.hpp"
+#include "core/network.hpp"
 #include "io/config.hpp"
 #include "io/progress.hpp"
 #include "io/records.hpp"
@@ -95,6 +96,18 @@ std::string now_utc() {
 // The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
 io::json metrics(const Setup& s, const Model& model, long long steps, long long iterations,
                  double solve_seconds) {
+// Time per iteration in each phase of the exchanges (the slowest rank's), to show whether
+// communication hides behind the inner region: with hiding, compute counts the shell and the
+// inner region on their own lanes, and transfer runs concurrently with the inner one.
+io::json phases(Network& net, const Comm& comm, long long iterations) {
+  const auto totals = net.timer().totals();
+  io::json p = io::json::object();
+  for (int i = 0; i < kPhases; ++i)
+    p[to_string(static_cast<Phase>(i))] =
+        iterations > 0 ? 1e3 * comm.max(totals[i]) / iterations : 0.0;
+  return p;
+}
+
   const RunSettings& rs = s.settings;
   const int ranks = s.dec->comm().size();
   const double cells = static_cast<double>(rs.grid.cells());
@@ -118,6 +131,8 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   if (rs.measure_copy_bandwidth && t_it > 0) {
     const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
     m["copy_bandwidth_GBs"] = s.dec->comm().sum(bw) / ranks;
+  m["transport"] = s.exec.network()->description();
+  m["phases_ms_per_iteration"] = phases(*s.exec.network(), s.dec->comm(), iterations);
     m["T_eff_fraction"] = teff / ranks / m["copy_bandwidth_GBs"].get<double>();
   }
   return m;
@@ -154,10 +169,11 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   const int node_rank = comm.node_rank();
   Setup s;
   std::unique_ptr<Model> model;
-  together(comm, [&] {
-    s = prepare(request, comm, node_rank);
-    model = s.model->create({s.config, *s.dec, s.exec});
-  });
+  together(comm, [&] { s = prepare(request, comm, node_rank); });
+  // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
+  s.exec.use_network(std::make_shared<Network>(comm, s.exec, s.settings.transport,
+                                               s.settings.nccl_library));
+  together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
   const RunSettings& rs = s.settings;
 
   LoopState state;
@@ -195,6 +211,7 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;
+  s.exec.network()->timer().reset();  // time the steps only
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {

@@ -31,6 +31,15 @@ void add_run_options(io::Schema& s) {
       .at_least(1);
   s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);
   s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
+  s.add("exchange.transport", Type::string, "auto",
+        "How halos travel between ranks: mpi (host memory; staged through pinned buffers on "
+        "GPUs), mpi-device (device buffers to a CUDA-aware MPI), nccl (device to device on the "
+        "boundary stream, libnccl.so.2 loaded at run time) or auto (nccl on GPUs when every rank "
+        "loads it, else mpi-device when the MPI reports CUDA support, else mpi)")
+      .one_of({"auto", "mpi", "mpi-device", "nccl"});
+  s.add("exchange.nccl_library", Type::string, "",
+        "Path of libnccl.so.2 (empty: the loader's search path, then the CUDA toolkit's lib "
+        "directory)");
       .at_least(0);
   s.add("output.dir", Type::string, "staghorn-output",
         "Directory for snapshots, diagnostics.csv and metrics.jsonl (--output overrides)");
@@ -72,4 +81,6 @@ RunSettings RunSettings::from(const io::json& c) {
   return r;
 }
 
+  r.transport = at_path(c, "exchange.transport").get<std::string>();
+  r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
 }  // namespace staghorn::app

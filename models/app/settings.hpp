@@ -23,6 +23,7 @@ struct RunSettings {
   std::string prefix;
   double log_interval = 0;
   std::string restart;
+  std::string transport, nccl_library;
   bool measure_copy_bandwidth = true;
 
   static RunSettings from(const io::json& config);

@@ -1,0 +1,40 @@
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/comm.hpp"
+#include "core/phase_timer.hpp"
+#include "core/transport.hpp"
+
+namespace staghorn {
+
+class NcclLink;
+
+// How the halos of one run travel, chosen once for all ranks, and the timer of their phases.
+// Every HaloExchange of the run takes its transport from here.
+class Network {
+ public:
+  // `requested`: auto, mpi, mpi-device or nccl. auto takes NCCL on GPUs when every rank can load
+  // it, else a CUDA-aware MPI when the library reports one, else MPI on host memory. Collective:
+  // every rank calls it, and every rank throws when a requested transport cannot run somewhere.
+  Network(const Comm& comm, const Exec& ex, const std::string& requested = "auto",
+          const std::string& nccl_library = "");
+  ~Network();
+
+  TransportKind kind() const { return kind_; }
+  std::string description() const;
+  std::unique_ptr<Transport> transport() const;
+  PhaseTimer& timer() const { return *timer_; }
+
+ private:
+  Comm comm_;
+  Exec ex_;
+  TransportKind kind_ = TransportKind::mpi;
+  std::shared_ptr<NcclLink> nccl_;
+  std::unique_ptr<PhaseTimer> timer_;
+};
+
+// The transport names a config may give, "auto" included.
+const std::vector<std::string>& transport_choices();
+
+}  // namespace staghorn

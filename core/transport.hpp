@@ -1,0 +1,55 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/comm.hpp"
+#include "core/platform.hpp"
+
+namespace staghorn {
+
+// How packed halo segments travel between ranks:
+// - mpi: MPI on host memory (the cpu backend's buffers; on a GPU, staged through pinned buffers);
+// - mpi-device: device buffers handed to a CUDA-aware MPI (MPIX_Query_cuda_support);
+// - nccl: NCCL send/recv queued on the boundary stream, device to device (NVLink/PCIe/network).
+enum class TransportKind { mpi, mpi_device, nccl };
+std::string to_string(TransportKind k);
+
+// One message: `count` reals at `offset` of the send (or receive) buffer, to (from) `peer`.
+// The tag names the segment's direction as seen by the sender, so both sides agree on it.
+struct Message {
+  int peer;
+  int tag;
+  std::size_t offset;
+  std::size_t count;
+};
+
+struct MessagePlan {
+  std::vector<Message> sends, recvs;  // each sorted by tag: NCCL matches a pair's messages in order
+  std::size_t total = 0;              // reals in each buffer
+};
+
+// Moves the messages of one exchange. start() is called once the pack kernels are queued on the
+// boundary lane; finish() returns when work queued next on the boundary lane sees the received
+// values. Buffers are in the backend's memory and stay the same between calls.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual TransportKind kind() const = 0;
+  virtual void start(const MessagePlan& plan, const real* send, real* recv) = 0;
+  // Returns the seconds the host spent blocked (waiting for the transfer).
+  virtual double finish(const MessagePlan& plan, const real* send, real* recv) = 0;
+};
+
+// MPI point-to-point on the given buffers (host, or device with a CUDA-aware MPI); blocks.
+void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv);
+
+std::unique_ptr<Transport> make_mpi_transport(const Comm& comm, const Exec& ex);
+std::unique_ptr<Transport> make_mpi_device_transport(const Comm& comm, const Exec& ex);
+
+// True when this MPI library can take device pointers (compiled in and reported at run time).
+bool mpi_cuda_aware();
+
+}  // namespace staghorn
