@@ -2,11 +2,17 @@
 
 #include "models/app/settings.hpp"
 #include "models/diffusion/diffusion.hpp"
+#include "models/hydromech/hydromech.hpp"
+#include "models/mhd/mhd.hpp"
+#include "models/stokes/stokes.hpp"
 
 namespace staghorn::app {
 
 const std::vector<ModelInfo>& models() {
-  static const std::vector<ModelInfo> all{diffusion::Diffusion::info()};
+  static const std::vector<ModelInfo> all{diffusion::Diffusion::info(),
+                                          hydromech::HydroMech::info(),
+                                          mhd::Mhd::info(),
+                                          stokes::Stokes::info()};
   return all;
 }
 

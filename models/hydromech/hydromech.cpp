@@ -1,0 +1,230 @@
+#include "models/hydromech/hydromech.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+
+namespace staghorn::hydromech {
+namespace {
+
+const char* kSides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+
+Layout layout_of(const Decomposition& dec) {
+  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
+}
+
+Material material_from(const io::json& c) {
+  Material m;
+  m.k0 = io::at_path(c, "hydromech.permeability.k0").get<real>();
+  m.n = io::at_path(c, "hydromech.permeability.exponent").get<real>();
+  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;
+  m.eta0 = io::at_path(c, "hydromech.bulk_viscosity.eta0").get<real>();
+  m.m = io::at_path(c, "hydromech.bulk_viscosity.exponent").get<int>();
+  m.weakening = io::at_path(c, "hydromech.bulk_viscosity.decompaction_weakening").get<real>();
+  m.smoothing = io::at_path(c, "hydromech.bulk_viscosity.smoothing").get<real>();
+  m.phi0 = io::at_path(c, "hydromech.phi0").get<real>();
+  m.rphi0 = 1 / m.phi0;
+  m.buoyancy = io::at_path(c, "hydromech.buoyancy").get<real>();
+  return m;
+}
+
+PeBcs pe_bcs_from(const io::json& c) {
+  PeBcs bcs;
+  for (int s = 0; s < 6; ++s) {
+    const std::string p = std::string("hydromech.boundary.") + kSides[s];
+    bcs[s] = {parse_pe_bc(io::at_path(c, p + ".type").get<std::string>()),
+              io::at_path(c, p + ".value").get<real>()};
+  }
+  return bcs;
+}
+
+SideBcs zero_gradient() {
+  SideBcs b;
+  for (Bc& s : b) s = {BcKind::neumann, 0};
+  return b;
+}
+
+Int3 shell_width(const ModelContext& ctx) {
+  Int3 w;
+  for (int a = 0; a < 3; ++a)
+    w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
+  return w;
+}
+
+}  // namespace
+
+HydroMech::HydroMech(const ModelContext& ctx)
+    : dec_(ctx.dec),
+      ex_(ctx.exec),
+      layout_(layout_of(ctx.dec)),
+      up_(ctx.dec.grid().dims() - 1),
+      phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
+      Pe_("Pe", Location::cell, layout_, ex_.backend(), "1",
+          "effective pressure (total minus fluid pressure)"),
+      phi_old_("phi_old", Location::cell, layout_, ex_.backend()),
+      Pe_new_("Pe_new", Location::cell, layout_, ex_.backend()),
+      dPedtau_("dPedtau", Location::cell, layout_, ex_.backend()),
+      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // 7-point stencils
+      split_(split_for(halo_, layout_.interior(), shell_width(ctx))),
+      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      pe_bcs_(pe_bcs_from(ctx.config)),
+      phi_bcs_(zero_gradient()),
+      mat_(material_from(ctx.config)),
+      solver_(pt::Options::from(ctx.config)),
+      cfl_(solver_.options().cfl) {
+  for (Field* f : {&phi_, &Pe_, &phi_old_, &Pe_new_, &dPedtau_}) fill(ex_, *f, 0);
+  set_initial(io::at_path(ctx.config, "hydromech.initial"));
+}
+
+Coefficients HydroMech::coefficients() const {
+  const Grid& g = dec_.grid();
+  Coefficients co{mat_, dt_, {}, {}, 0, 0, static_cast<float>(cfl_)};
+  for (int a = 0; a < 3; ++a) {
+    co.rdx[a] = 1 / g.spacing(a);
+    co.body[a] = a == up_ ? mat_.buoyancy : 0;
+  }
+  for (int a = 0; a < g.dims(); ++a) {
+    co.sum_rdx2 += co.rdx[a] * co.rdx[a];
+    co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
+  }
+  return co;
+}
+
+void HydroMech::refresh() {
+  halo_.exchange({&phi_, &Pe_});
+  apply_boundaries(ex_, dec_, phi_, phi_bcs_);
+  apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
+}
+
+StepReport HydroMech::advance(real dt) {
+  const pt::SolveReport r = solver_.solve(*this, dt);
+  balance_ = residual_reduce(false);  // before phi moves on: R belongs to (phi_old, Pe)
+  finish_step();
+  last_ = {r.iterations, r.residuals};
+  return last_;
+}
+
+void HydroMech::begin_solve(real dt) {
+  dt_ = dt;
+  copy(ex_, phi_old_, phi_);  // halos and ghosts included
+  fill(ex_, dPedtau_, 0);
+}
+
+// The step's porosity from the converged Pe, then its halos (once per step).
+void HydroMech::finish_step() {
+  for_each(ex_, layout_.interior(), Lane::inner,
+           PorosityUpdate{mat_, dt_, phi_.view(), phi_old_.view(), Pe_.view()});
+  halo_.exchange({&phi_});
+  apply_boundaries(ex_, dec_, phi_, phi_bcs_);
+}
+
+// Restarts from Pe = 0 (phi has not moved: it follows Pe only once the step converges).
+void HydroMech::retry(real factor) {
+  fill(ex_, Pe_, 0);
+  fill(ex_, dPedtau_, 0);
+  apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
+  cfl_ *= factor;
+}
+
+template <int Dim>
+void HydroMech::iterate_dim(int count) {
+  const Coefficients co = coefficients();
+  for (int it = 0; it < count; ++it) {
+    update_and_exchange(ex_, halo_, split_, {&Pe_new_}, hide_, [&](const Region& r, Lane lane) {
+      for_each(ex_, r, lane,
+               Iteration<Dim>{co, Pe_.view(), phi_old_.view(), Pe_new_.view(), dPedtau_.view()});
+    });
+    apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    Pe_.swap_data(Pe_new_);
+  }
+}
+
+void HydroMech::iterate(int count) {
+  switch (dec_.grid().dims()) {
+    case 1:
+      return iterate_dim<1>(count);
+    case 2:
+      return iterate_dim<2>(count);
+    default:
+      return iterate_dim<3>(count);
+  }
+}
+
+template <int Dim>
+real HydroMech::residual_sum(bool absolute) const {
+  const Grid& g = dec_.grid();
+  real volume = 1;
+  for (int a = 0; a < g.dims(); ++a) volume *= g.spacing(a);
+  const CellResidual<Dim> f{coefficients(), Pe_.view(), phi_old_.view(), absolute ? 1 : volume,
+                            absolute};
+  const Region in = layout_.interior();
+  return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
+                  : dec_.comm().sum(reduce(ex_, in, SumOp{}, f));
+}
+
+// absolute: max |R|; otherwise dt |sum R dV| over the fluid volume: the step's relative balance
+// error (sum R dV = outflux through the sides + the fluid volume's rate of change).
+real HydroMech::residual_reduce(bool absolute) const {
+  const int dims = dec_.grid().dims();
+  const real s = dims == 1   ? residual_sum<1>(absolute)
+                 : dims == 2 ? residual_sum<2>(absolute)
+                             : residual_sum<3>(absolute);
+  return s;
+}
+
+std::vector<pt::Residual> HydroMech::residuals() { return {{"Pe", residual_reduce(true)}}; }
+
+namespace {
+
+// Porosity-weighted sums: phi dV, the excess over phi_ref (times height when `moment`), or the
+// height of cells holding `peak` (else -inf).
+struct PorosityMeasure {
+  enum Kind { volume, excess, moment, peak_height };
+  View phi;
+  Kind kind;
+  real weight, ref, z0, dz;
+  int axis, offset;
+  SH_HD real operator()(int i, int j, int k) const {
+    const int idx[3] = {i, j, k};
+    const real p = phi(i, j, k);
+    const real z = z0 + (idx[axis] + offset + real(0.5)) * dz;
+    if (kind == volume) return p * weight;
+    if (kind == peak_height) return p == ref ? z : -std::numeric_limits<real>::infinity();
+    const real e = p > ref ? (p - ref) * weight : real(0);
+    return kind == moment ? e * z : e;
+  }
+};
+
+}  // namespace
+
+std::vector<Diagnostic> HydroMech::diagnostics() {
+  const Grid& g = dec_.grid();
+  const Comm& comm = dec_.comm();
+  const Region in = layout_.interior();
+  real dV = 1;
+  for (int a = 0; a < g.dims(); ++a) dV *= g.spacing(a);
+  PorosityMeasure m{phi_.view(),   PorosityMeasure::volume, dV,  mat_.phi0,
+                    g.origin[up_], g.spacing(up_),          up_, dec_.offset()[up_]};
+  const real fluid = comm.sum(reduce(ex_, in, SumOp{}, m));
+  m.kind = PorosityMeasure::excess;
+  const real excess = comm.sum(reduce(ex_, in, SumOp{}, m));
+  m.kind = PorosityMeasure::moment;
+  const real moment = comm.sum(reduce(ex_, in, SumOp{}, m));
+  m.weight = 1;
+  m.kind = PorosityMeasure::volume;
+  const real phi_max = comm.max(reduce(ex_, in, MaxOp{}, m));
+  m.kind = PorosityMeasure::peak_height, m.ref = phi_max;
+  const real peak = comm.max(reduce(ex_, in, MaxOp{}, m));
+  const real residual = last_.residuals.empty() ? 0 : last_.residuals.front().norm;
+  return {{"pt_iterations", static_cast<real>(last_.iterations)},
+          {"residual_Pe", residual},
+          {"fluid_volume", fluid},
+          {"balance_error", fluid > 0 ? std::fabs(balance_) * dt_ / fluid : 0},
+          {"phi_max", phi_max},
+          {"peak_height", peak},
+          {"excess_centroid", excess > 0 ? moment / excess : 0}};
+}
+
+}  // namespace staghorn::hydromech

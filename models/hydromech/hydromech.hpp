@@ -1,0 +1,69 @@
+#pragma once
+#include "core/boundary.hpp"
+#include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
+#include "models/hydromech/boundary.hpp"
+#include "models/hydromech/kernels.hpp"
+#include "models/model.hpp"
+#include "solvers/pt_solver.hpp"
+
+namespace staghorn::hydromech {
+
+// Porosity waves by two-phase viscous compaction, reduced to porosity and effective pressure:
+// implicit time steps, each solved by accelerated PT iterations on Pe (phi follows from Pe in
+// closed form). Gravity acts along the last active axis (x in 1-D, y in 2-D, z in 3-D).
+// Equations and numerics: docs/models/hydromech.md.
+class HydroMech final : public Model, public pt::Problem {
+ public:
+  explicit HydroMech(const ModelContext& ctx);
+
+  static void add_options(io::Schema& schema);
+  static ModelInfo info();
+
+  StepReport advance(real dt) override;
+  std::vector<const Field*> output_fields() const override { return {&phi_, &Pe_}; }
+  std::vector<Field*> state_fields() override { return {&phi_, &Pe_}; }
+  void refresh() override;
+  std::vector<Diagnostic> diagnostics() override;
+  // Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written.
+  double bytes_per_cell_iteration() const override { return 5 * sizeof(real); }
+
+  const Field& phi() const { return phi_; }
+  const Field& Pe() const { return Pe_; }
+  int up_axis() const { return up_; }
+
+  // pt::Problem
+  void begin_solve(real dt) override;
+  void iterate(int count) override;
+  std::vector<pt::Residual> residuals() override;
+  void retry(real factor) override;
+
+ private:
+  Coefficients coefficients() const;
+  template <int Dim>
+  void iterate_dim(int count);
+  template <int Dim>
+  real residual_sum(bool absolute) const;
+  real residual_reduce(bool absolute) const;
+  void finish_step();
+  void set_initial(const io::json& ic);
+
+  const Decomposition& dec_;
+  Exec ex_;
+  Layout layout_;
+  int up_;  // the axis gravity acts along
+  Field phi_, Pe_, phi_old_, Pe_new_, dPedtau_;
+  HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;
+  PeBcs pe_bcs_;
+  SideBcs phi_bcs_;  // zero-gradient porosity on every bounded side
+  Material mat_;
+  pt::Solver solver_;
+  real dt_ = 0;
+  real cfl_;
+  StepReport last_;   // the latest step's iterations and residuals, for diagnostics
+  real balance_ = 0;  // the latest step's fluid volume balance error, relative
+};
+
+}  // namespace staghorn::hydromech

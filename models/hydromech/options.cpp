@@ -1,0 +1,92 @@
+// The hydro-mechanical model's configuration keys and its entry in the model registry.
+#include "models/hydromech/hydromech.hpp"
+
+namespace staghorn::hydromech {
+namespace {
+
+void add_material(io::Schema& s) {
+  using io::Type;
+  s.add("hydromech.phi0", Type::number, 1.0,
+        "Reference (background) porosity phi0 of the permeability and bulk viscosity laws")
+      .above(0);
+  s.add("hydromech.permeability.k0", Type::number, 1.0,
+        "Permeability over fluid viscosity at phi = phi0: k = k0 (phi/phi0)^n")
+      .above(0);
+  s.add("hydromech.permeability.exponent", Type::number, 3.0,
+        "Exponent n of k = k0 (phi/phi0)^n (Carman-Kozeny: 3)")
+      .at_least(0)
+      .at_most(16);
+  s.add("hydromech.bulk_viscosity.eta0", Type::number, 1.0,
+        "Bulk (compaction) viscosity at phi = phi0: eta_phi = eta0 (phi0/phi)^m")
+      .above(0);
+  s.add("hydromech.bulk_viscosity.exponent", Type::integer, 1,
+        "Exponent m of eta_phi = eta0 (phi0/phi)^m: 1 (eta ~ 1/phi) or 0 (constant); the "
+        "implicit porosity update is solved in closed form for these two")
+      .at_least(0)
+      .at_most(1);
+  s.add("hydromech.bulk_viscosity.decompaction_weakening", Type::number, 1.0,
+        "R: the bulk viscosity is divided by R where the effective pressure is negative "
+        "(decompaction); 1 switches it off")
+      .at_least(1);
+  s.add("hydromech.bulk_viscosity.smoothing", Type::number, 0.0,
+        "Effective-pressure width of a tanh switch between compaction and decompaction "
+        "viscosities (0: sharp switch at Pe = 0)")
+      .at_least(0);
+  s.add("hydromech.buoyancy", Type::number, 1.0,
+        "(rho_solid - rho_fluid) g: drives the fluid up the last active axis (x in 1-D, y in 2-D, "
+        "z in 3-D)")
+      .at_least(0);
+}
+
+void add_initial(io::Schema& s) {
+  using io::Type;
+  s.add("hydromech.initial.type", Type::string, "gaussian",
+        "Initial porosity: gaussian (phi0 (1 + amplitude exp(-r^2/(2 sigma^2))), r scaled per "
+        "axis by `aspect`), solitary_wave (the exact 1-D solitary wave of amplitude phi_max/phi0 = "
+        "amplitude along the up axis; needs n = 3, m = 0, R = 1) or uniform (phi0)")
+      .one_of({"gaussian", "solitary_wave", "uniform"});
+  s.add("hydromech.initial.amplitude", Type::number, 2.0,
+        "gaussian: relative excess porosity at the centre; solitary_wave: phi_max / phi0 (> 1)");
+  s.add("hydromech.initial.sigma", Type::number, 0.1, "Width of the Gaussian (standard deviation)")
+      .above(0);
+  s.add("hydromech.initial.aspect", Type::number3, io::json::array({1.0, 1.0, 1.0}),
+        "Gaussian: sigma is multiplied by these per axis (an elongated blob or layer)");
+  s.add("hydromech.initial.center", Type::number3, nullptr,
+        "Centre of the blob or of the wave (null: the domain's centre)");
+}
+
+void add_boundaries(io::Schema& s) {
+  using io::Type;
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (const char* side : sides) {
+    const std::string p = std::string("hydromech.boundary.") + side;
+    s.add(p + ".type", Type::string, "closed",
+          std::string("Effective-pressure condition on the ") + side +
+              " side of a bounded axis: closed (no Darcy flux) or dirichlet (Pe = value; fluid may "
+              "cross)")
+        .one_of({"closed", "dirichlet"});
+    s.add(p + ".value", Type::number, 0.0,
+          std::string("Dirichlet value of Pe on the ") + side + " side");
+  }
+}
+
+}  // namespace
+
+void HydroMech::add_options(io::Schema& s) {
+  pt::Options::add_to(s);
+  add_material(s);
+  add_initial(s);
+  add_boundaries(s);
+}
+
+ModelInfo HydroMech::info() {
+  return {"hydromech",
+          "Porosity waves by two-phase viscous compaction (porosity, effective pressure), "
+          "Darcy flow with k ~ phi^n, decompaction weakening; implicit steps by accelerated "
+          "pseudo-transient iterations",
+          &HydroMech::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+            return std::make_unique<HydroMech>(ctx);
+          }};
+}
+
+}  // namespace staghorn::hydromech

@@ -1,0 +1,75 @@
+#pragma once
+// Material laws and flux building blocks of two-phase viscous compaction (porosity waves), shared
+// by the reduced (porosity, effective pressure) variant and a coupled (solid Stokes + Darcy) one.
+// Equations and scaling: docs/models/hydromech.md. Small-porosity (Boussinesq) limit: factors
+// (1 - phi) are 1, so fluid volume is carried by the Darcy flux alone.
+
+#include <cmath>
+
+#include "core/platform.hpp"
+
+namespace staghorn::hydromech {
+
+// x^m for 0 <= m < 16 by branch-free binary powering (m known: a handful of multiplies).
+SH_HD inline real int_power(real x, int m) {
+  const real x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
+  real p = (m & 1) ? x : real(1);
+  p *= (m & 2) ? x2 : real(1);
+  p *= (m & 4) ? x4 : real(1);
+  p *= (m & 8) ? x8 : real(1);
+  return p;
+}
+
+struct Material {
+  real k0 = 1;         // permeability over fluid viscosity at phi = phi0
+  real n = 3;          // permeability exponent: k = k0 (phi/phi0)^n
+  int n_int = 3;       // n when it is a whole number below 16, else -1
+  real eta0 = 1;       // bulk viscosity at phi = phi0 in compaction
+  int m = 1;           // bulk viscosity exponent: eta = eta0 (phi0/phi)^m, m = 0 or 1
+  real phi0 = 1;       // reference porosity
+  real rphi0 = 1;      // 1 / phi0
+  real weakening = 1;  // R: the bulk viscosity is eta / R where Pe < 0 (decompaction)
+  real smoothing = 0;  // Pe width of the compaction/decompaction switch (0: sharp)
+  real buoyancy = 1;   // (rho_s - rho_f) g, acting along the up axis
+
+  // k(phi), with phi < 0 (a transient undershoot) treated as zero porosity.
+  SH_HD real permeability(real phi) const {
+    const real x = (phi > 0 ? phi : real(0)) * rphi0;
+    return k0 * (n_int >= 0 ? int_power(x, n_int) : pow(x, n));
+  }
+
+  // The factor dividing the bulk viscosity: 1 where the solid compacts (Pe > 0), R where it
+  // decompacts; a tanh over a Pe range of `smoothing` when that is positive.
+  SH_HD real weakening_factor(real Pe) const {
+    if (smoothing > 0)
+      return real(1) + (weakening - 1) * real(0.5) * (real(1) - tanh(Pe / smoothing));
+    return Pe < 0 ? weakening : real(1);
+  }
+
+  // 1 / eta_phi: compaction rate per unit effective pressure.
+  SH_HD real compaction_coefficient(real phi, real Pe) const {
+    const real w = weakening_factor(Pe) / eta0;
+    return m == 0 ? w : w * phi * rphi0;
+  }
+
+  // Porosity after an implicit (backward Euler) step dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old
+  // with the effective pressure Pe at the new time: exact, in closed form, for m = 0 and m = 1.
+  SH_HD real porosity(real phi_old, real Pe, real dt) const {
+    const real w = weakening_factor(Pe) / eta0;
+    return m == 0 ? phi_old - dt * Pe * w : phi_old / (real(1) + dt * Pe * w * rphi0);
+  }
+};
+
+// Darcy flux across a face (positive towards the high side): q = k (dPe/dx + buoyancy), the
+// fluid's flux relative to the solid when the total pressure is lithostatic. `body` is the
+// buoyancy's component along the face normal.
+SH_HD inline real darcy_flux(real k_face, real Pe_lo, real Pe_hi, real rdx, real body) {
+  return k_face * ((Pe_hi - Pe_lo) * rdx + body);
+}
+
+// Rate of compaction -dphi/dt = Pe / eta_phi (positive: the pores close, fluid is expelled).
+SH_HD inline real compaction_rate(const Material& mat, real phi, real Pe) {
+  return Pe * mat.compaction_coefficient(phi, Pe);
+}
+
+}  // namespace staghorn::hydromech
