@@ -72,4 +72,67 @@ double copy_bandwidth(const Exec& ex, std::size_t bytes) {
   return 2.0 * n * sizeof(double) / median(seconds) / 1e9;
 }
 
+#ifdef STAGHORN_HAVE_CUDA
+namespace {
+
+// Device memory of `bytes` on `device`, with a stream there; released on scope exit.
+struct OnDevice {
+  int device;
+  void *src = nullptr, *dst = nullptr;
+  cudaStream_t stream = nullptr;
+  OnDevice(int d, std::size_t bytes) : device(d) {
+    check_cuda(cudaSetDevice(d), "cudaSetDevice");
+    check_cuda(cudaMalloc(&src, bytes), "cudaMalloc");
+    check_cuda(cudaMalloc(&dst, bytes), "cudaMalloc");
+    check_cuda(cudaMemset(src, 1, bytes), "cudaMemset");
+    check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  }
+  ~OnDevice() {
+    cudaSetDevice(device);
+    cudaStreamDestroy(stream);
+    cudaFree(src);
+    cudaFree(dst);
+  }
+  void allow_peer(int other) const {
+    int can = 0;
+    cudaDeviceCanAccessPeer(&can, device, other);
+    cudaSetDevice(device);
+    if (can && cudaDeviceEnablePeerAccess(other, 0) != cudaSuccess) cudaGetLastError();
+  }
+};
+
+}  // namespace
+#endif
+
+double peer_bandwidth(int a, int b, std::size_t bytes, bool both_ways) {
+#ifdef STAGHORN_HAVE_CUDA
+  int count = 0, current = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || a >= count || b >= count || a == b) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaGetDevice(&current);
+  std::vector<double> seconds;
+  {
+    OnDevice da(a, bytes), db(b, bytes);
+    da.allow_peer(b);
+    db.allow_peer(a);
+    for (int r = 0; r <= kRepeats; ++r) {  // the first is a warm-up
+      Timer t;
+      check_cuda(cudaMemcpyPeerAsync(db.dst, b, da.src, a, bytes, da.stream), "peer copy");
+      if (both_ways)
+        check_cuda(cudaMemcpyPeerAsync(da.dst, a, db.src, b, bytes, db.stream), "peer copy");
+      check_cuda(cudaStreamSynchronize(da.stream), "peer copy");
+      check_cuda(cudaStreamSynchronize(db.stream), "peer copy");
+      if (r > 0) seconds.push_back(t.seconds());
+    }
+  }
+  cudaSetDevice(current);
+  return bytes / median(seconds) / 1e9;
+#else
+  (void)a, (void)b, (void)bytes, (void)both_ways;
+  return 0;
+#endif
+}
+
 }  // namespace staghorn

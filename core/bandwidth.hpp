@@ -10,4 +10,10 @@ namespace staghorn {
 // streaming copy on the CPU. Median of several repetitions of `bytes`-sized copies.
 double copy_bandwidth(const Exec& ex, std::size_t bytes);
 
+// Bandwidth of a plain peer copy of `bytes` from GPU a to GPU b (cudaMemcpyPeerAsync, peer access
+// enabled where the devices allow it), in GB/s per direction; with `both_ways` the copy b -> a
+// runs at the same time, as in a halo exchange. The link's ceiling for device-to-device halos.
+// 0 without CUDA or without both devices.
+double peer_bandwidth(int a, int b, std::size_t bytes, bool both_ways);
+
 }  // namespace staghorn
