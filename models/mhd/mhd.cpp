@@ -1,0 +1,237 @@
+#include "models/mhd/mhd.hpp"
+
+#include <cmath>
+
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+
+namespace staghorn::mhd {
+namespace {
+
+const char* kNames[kMaxVars] = {"lnrho", "ux", "uy", "uz", "ax", "ay", "az", "ss"};
+const char* kLongNames[kMaxVars] = {
+    "log density",        "velocity x",         "velocity y",         "velocity z",
+    "vector potential x", "vector potential y", "vector potential z", "specific entropy"};
+
+int halo_of(int order) { return order / 2; }
+
+int order_from(const io::json& c) {
+  const int order = io::at_path(c, "mhd.order").get<int>();
+  if (order % 2 != 0)
+    throw io::ConfigError("mhd.order: must be 2, 4, 6 or 8, got " + std::to_string(order));
+  return order;
+}
+
+Layout layout_of(const Decomposition& dec, int order) {
+  Int3 h;
+  for (int a = 0; a < 3; ++a) h[a] = dec.grid().active(a) ? halo_of(order) : 0;
+  return {dec.local_cells(), h};
+}
+
+Physics physics_from(const io::json& c) {
+  auto num = [&](const char* key) { return io::at_path(c, std::string("mhd.") + key).get<real>(); };
+  Physics p;
+  const real cs0 = num("cs0");
+  p.cs2_0 = cs0 * cs0;
+  p.gamma = num("gamma");
+  p.cp = num("cp");
+  p.lnrho0 = num("lnrho0");
+  p.nu = num("nu");
+  p.zeta = num("zeta");
+  p.eta = num("eta");
+  p.mu0 = num("mu0");
+  p.K = num("K");
+  p.heating = num("heating");
+  p.cooling = num("cooling");
+  const io::json& b = io::at_path(c, "mhd.B_ext");
+  p.B_ext = {b[0].get<real>(), b[1].get<real>(), b[2].get<real>()};
+  return p;
+}
+
+std::vector<Field> make_fields(const Layout& l, Backend b, int vars, const char* suffix) {
+  std::vector<Field> out;
+  out.reserve(vars);
+  for (int v = 0; v < vars; ++v)
+    out.emplace_back(std::string(kNames[v]) + suffix, Location::cell, l, b, "1", kLongNames[v]);
+  return out;
+}
+
+Int3 shell_width(const io::json& c) {
+  Int3 w;
+  for (int a = 0; a < 3; ++a) w[a] = io::at_path(c, "exchange.boundary_width")[a].get<int>();
+  return w;
+}
+
+void check_grid(const Decomposition& dec, int order) {
+  const Grid& g = dec.grid();
+  for (int a = 0; a < 3; ++a) {
+    if (g.active(a) && !g.periodic[a])
+      throw io::ConfigError("grid.periodic[" + std::to_string(a) +
+                            "]: the mhd model supports periodic axes only");
+    if (g.active(a) && dec.local_cells()[a] < halo_of(order))
+      throw io::ConfigError("grid.n[" + std::to_string(a) + "]: local blocks of " +
+                            std::to_string(dec.local_cells()[a]) +
+                            " cells are thinner than the halo of mhd.order " +
+                            std::to_string(order));
+  }
+}
+
+}  // namespace
+
+Mhd::Mhd(const ModelContext& ctx)
+    : dec_(ctx.dec),
+      ex_(ctx.exec),
+      layout_(layout_of(ctx.dec, order_from(ctx.config))),
+      order_(order_from(ctx.config)),
+      entropy_(!io::at_path(ctx.config, "mhd.isothermal").get<bool>()),
+      ph_(physics_from(ctx.config)),
+      f_(make_fields(layout_, ex_.backend(), vars(), "")),
+      next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
+      w_(make_fields(layout_, ex_.backend(), vars(), "_w")),
+      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // mixed derivatives read the edges
+      split_(split_for(halo_, layout_.interior(), shell_width(ctx.config))),
+      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      rk_(rk3::Options::from(ctx.config)),
+      force_f0_(io::at_path(ctx.config, "mhd.forcing.amplitude").get<real>()),
+      force_kf_(io::at_path(ctx.config, "mhd.forcing.k").get<real>()),
+      force_sigma_(io::at_path(ctx.config, "mhd.forcing.helicity").get<real>()),
+      force_rng_(io::at_path(ctx.config, "mhd.forcing.seed").get<long long>()),
+      diag_every_(io::at_path(ctx.config, "mhd.diagnostics_every").get<long long>()) {
+  check_grid(dec_, order_);
+  for (auto* set : {&f_, &next_, &w_})
+    for (Field& f : *set) fill(ex_, f, 0);
+  set_initial(io::at_path(ctx.config, "mhd.initial"));
+}
+
+std::vector<const Field*> Mhd::output_fields() const {
+  std::vector<const Field*> out;
+  for (const Field& f : f_) out.push_back(&f);
+  return out;
+}
+
+std::vector<Field*> Mhd::state_fields() { return state_pointers(f_); }
+
+std::vector<Field*> Mhd::state_pointers(std::vector<Field>& fields) const {
+  std::vector<Field*> out;
+  for (Field& f : fields) out.push_back(&f);
+  return out;
+}
+
+void Mhd::refresh() { halo_.exchange(state_pointers(f_)); }
+
+double Mhd::bytes_per_cell_iteration() const {
+  // Per stage: f read, w read and written, f_next written.
+  return 4.0 * vars() * sizeof(real);
+}
+
+Axes Mhd::axes() const {
+  const Grid& g = dec_.grid();
+  const View v = f_[0].view();
+  const std::ptrdiff_t s[3] = {1, v.sy, v.sz};
+  Axes ax;
+  for (int a = 0; a < 3; ++a) {
+    ax.s[a] = g.active(a) ? s[a] : 0;
+    ax.r1[a] = g.active(a) ? 1 / g.spacing(a) : 0;
+  }
+  return ax;
+}
+
+Vars Mhd::pointers(const std::vector<Field>& fields) const {
+  Vars v{};
+  for (std::size_t i = 0; i < fields.size(); ++i) v.p[i] = fields[i].view().p;
+  return v;
+}
+
+StepReport Mhd::advance(real dt) {
+  const int steps = rk3::advance(*this, rk_, dt);
+  return {static_cast<long long>(steps) * rk3::kStages, {}};
+}
+
+template <int Order>
+void Mhd::stage_with(real alpha, real beta, real dt) {
+  const Vars in = pointers(f_), out = pointers(next_), w = pointers(w_);
+  const View shape = f_[0].view();
+  const Axes ax = axes();
+  update_and_exchange(
+      ex_, halo_, split_, state_pointers(next_), hide_, [&](const Region& r, Lane lane) {
+        if (entropy_)
+          for_each(ex_, r, lane,
+                   Substep<Order, true>{in, out, w, shape, ax, ph_, force_, alpha, beta, dt});
+        else
+          for_each(ex_, r, lane,
+                   Substep<Order, false>{in, out, w, shape, ax, ph_, force_, alpha, beta, dt});
+      });
+}
+
+void Mhd::stage(int index, real alpha, real beta, real dt) {
+  if (index == 0) draw_forcing(dt);
+  switch (order_) {
+    case 2:
+      stage_with<2>(alpha, beta, dt);
+      break;
+    case 4:
+      stage_with<4>(alpha, beta, dt);
+      break;
+    case 8:
+      stage_with<8>(alpha, beta, dt);
+      break;
+    default:
+      stage_with<6>(alpha, beta, dt);
+  }
+  for (int v = 0; v < vars(); ++v) f_[v].swap_data(next_[v]);
+}
+
+template <int Order>
+real Mhd::reduce_cells(CellQuantity q, bool max) const {
+  const CellValue<Order> f{pointers(f_), f_[0].view(), axes(), ph_, entropy_, q};
+  const Region in = layout_.interior();
+  const Comm& comm = dec_.comm();
+  if (max) return comm.max(reduce(ex_, in, MaxOp{}, f));
+  return comm.sum(reduce(ex_, in, SumOp{}, f));
+}
+
+real Mhd::reduce_cells(CellQuantity q, bool max) const {
+  switch (order_) {
+    case 2:
+      return reduce_cells<2>(q, max);
+    case 4:
+      return reduce_cells<4>(q, max);
+    case 8:
+      return reduce_cells<8>(q, max);
+    default:
+      return reduce_cells<6>(q, max);
+  }
+}
+
+rk3::Limits Mhd::limits() {
+  const Grid& g = dec_.grid();
+  real sum_r2 = 0;
+  for (int a = 0; a < 3; ++a)
+    if (g.active(a)) sum_r2 += 1 / (g.spacing(a) * g.spacing(a));
+  real diffusivity = std::fmax(ph_.nu + ph_.zeta, ph_.eta);
+  if (entropy_ && ph_.K > 0) {
+    const ThermalDiffusivity chi{f_[kLnrho].view().p, f_[0].view(), ph_.gamma * ph_.K / ph_.cp};
+    diffusivity =
+        std::fmax(diffusivity, dec_.comm().max(reduce(ex_, layout_.interior(), MaxOp{}, chi)));
+  }
+  return {reduce_cells(CellQuantity::advective_rate, true), diffusivity * sum_r2};
+}
+
+std::vector<Diagnostic> Mhd::diagnostics() {
+  // The run driver asks after every step; the reductions are only worth it every N-th.
+  if (!last_diag_.empty() && calls_++ % diag_every_ != 0) return last_diag_;
+  const Grid& g = dec_.grid();
+  real volume = 1, cells = 1;
+  for (int a = 0; a < 3; ++a) volume *= g.length[a], cells *= g.n[a];
+  const real dV = volume / cells;
+  last_diag_ = {{"urms", std::sqrt(reduce_cells(CellQuantity::u2, false) / cells)},
+                {"brms", std::sqrt(reduce_cells(CellQuantity::B2, false) / cells)},
+                {"umax", std::sqrt(reduce_cells(CellQuantity::u2, true))},
+                {"mass", reduce_cells(CellQuantity::rho, false) * dV},
+                {"kinetic_energy", reduce_cells(CellQuantity::kinetic, false) * dV},
+                {"magnetic_energy", reduce_cells(CellQuantity::B2, false) * dV / (2 * ph_.mu0)},
+                {"max_div_u", reduce_cells(CellQuantity::div_u_abs, true)}};
+  return last_diag_;
+}
+
+}  // namespace staghorn::mhd

@@ -1,0 +1,69 @@
+#pragma once
+#include <random>
+#include <vector>
+
+#include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
+#include "models/mhd/kernels.hpp"
+#include "models/model.hpp"
+#include "solvers/rk3.hpp"
+
+namespace staghorn::mhd {
+
+// Compressible non-ideal MHD (Pencil Code / Astaroth equations) on collocated cell-centred fields,
+// central differences of order 2-8, explicit 2N RK3. Equations and numerics: docs/models/mhd.md.
+class Mhd final : public Model, public rk3::Problem {
+ public:
+  explicit Mhd(const ModelContext& ctx);
+
+  static void add_options(io::Schema& schema);
+  static ModelInfo info();
+
+  StepReport advance(real dt) override;
+  std::vector<const Field*> output_fields() const override;
+  std::vector<Field*> state_fields() override;
+  void refresh() override;
+  std::vector<Diagnostic> diagnostics() override;
+  double bytes_per_cell_iteration() const override;
+
+  // rk3::Problem
+  void stage(int index, real alpha, real beta, real dt) override;
+  rk3::Limits limits() override;
+
+  int vars() const { return entropy_ ? kMaxVars : kMaxVars - 1; }
+  Field& var(int v) { return f_[v]; }
+  const Physics& physics() const { return ph_; }
+  int order() const { return order_; }
+
+ private:
+  template <int Order>
+  void stage_with(real alpha, real beta, real dt);
+  template <int Order>
+  real reduce_cells(CellQuantity q, bool max) const;
+  real reduce_cells(CellQuantity q, bool max) const;
+  Axes axes() const;
+  Vars pointers(const std::vector<Field>& fields) const;
+  std::vector<Field*> state_pointers(std::vector<Field>& fields) const;
+  void draw_forcing(real dt);
+  void set_initial(const io::json& ic);
+
+  const Decomposition& dec_;
+  Exec ex_;
+  Layout layout_;
+  int order_;
+  bool entropy_;
+  Physics ph_;
+  std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
+  HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;
+  rk3::Options rk_;
+  // Forcing: amplitude f0, shell |k| in kf +- 1/2 (in units of 2 pi / L), helicity sigma.
+  real force_f0_, force_kf_, force_sigma_;
+  std::mt19937_64 force_rng_;
+  Forcing force_;
+  long long diag_every_, calls_ = 0;
+  std::vector<Diagnostic> last_diag_;
+};
+
+}  // namespace staghorn::mhd

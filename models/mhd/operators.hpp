@@ -1,0 +1,68 @@
+#pragma once
+// Vector calculus on collocated fields from the central differences of core/derivatives.hpp:
+// gradients, Laplacians, and the derivatives of a vector field that the MHD equations need.
+
+#include "core/derivatives.hpp"
+#include "models/mhd/vec3.hpp"
+
+namespace staghorn::mhd {
+
+// The grid as the difference operators see it: strides of the three axes in memory (0 on an
+// inactive axis, whose derivatives then vanish) and the inverse spacings.
+struct Axes {
+  std::ptrdiff_t s[3];
+  real r1[3];  // 1 / dx_a (0 on an inactive axis)
+};
+
+template <int O>
+SH_HD inline real d_da(const real* p, const Axes& ax, int a) {
+  return fd::d1<O>(p, ax.s[a]) * ax.r1[a];
+}
+
+// d2 f / dx_a dx_b; a == b is the plain second derivative.
+template <int O>
+SH_HD inline real d2_dadb(const real* p, const Axes& ax, int a, int b) {
+  if (a == b) return fd::d2<O>(p, ax.s[a]) * (ax.r1[a] * ax.r1[a]);
+  return fd::d2_mixed<O>(p, ax.s[a], ax.s[b]) * (ax.r1[a] * ax.r1[b]);
+}
+
+template <int O>
+SH_HD inline Vec3 gradient(const real* p, const Axes& ax) {
+  return {d_da<O>(p, ax, 0), d_da<O>(p, ax, 1), d_da<O>(p, ax, 2)};
+}
+
+template <int O>
+SH_HD inline real laplacian(const real* p, const Axes& ax) {
+  return d2_dadb<O>(p, ax, 0, 0) + d2_dadb<O>(p, ax, 1, 1) + d2_dadb<O>(p, ax, 2, 2);
+}
+
+// What the equations need of a vector field v: its gradient g_ij = d v_i / d x_j, its Laplacian
+// and grad(div v) (which needs the mixed derivatives).
+struct VectorDerivatives {
+  Mat3 grad;
+  Vec3 lap, grad_div;
+  SH_HD real div() const { return grad.trace(); }
+  // curl v = (d_y v_z - d_z v_y, d_z v_x - d_x v_z, d_x v_y - d_y v_x).
+  SH_HD Vec3 curl() const {
+    return {grad.m[2][1] - grad.m[1][2], grad.m[0][2] - grad.m[2][0], grad.m[1][0] - grad.m[0][1]};
+  }
+  // curl curl v = grad div v - lap v.
+  SH_HD Vec3 curl_curl() const { return grad_div - lap; }
+};
+
+// Derivatives of the vector field whose components start at p[0], p[1], p[2] (same offset).
+template <int O>
+SH_HD inline VectorDerivatives vector_derivatives(const real* const p[3], const Axes& ax) {
+  VectorDerivatives d;
+  real gd[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) d.grad.m[i][j] = d_da<O>(p[i], ax, j);
+    gd[i] = 0;
+    for (int j = 0; j < 3; ++j) gd[i] += d2_dadb<O>(p[j], ax, i, j);
+  }
+  d.lap = {laplacian<O>(p[0], ax), laplacian<O>(p[1], ax), laplacian<O>(p[2], ax)};
+  d.grad_div = {gd[0], gd[1], gd[2]};
+  return d;
+}
+
+}  // namespace staghorn::mhd
