@@ -93,9 +93,6 @@ std::string now_utc() {
   return buf;
 }
 
-// The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
-io::json metrics(const Setup& s, const Model& model, long long steps, long long iterations,
-                 double solve_seconds) {
 // Time per iteration in each phase of the exchanges (the slowest rank's), to show whether
 // communication hides behind the inner region: with hiding, compute counts the shell and the
 // inner region on their own lanes, and transfer runs concurrently with the inner one.
@@ -108,6 +105,9 @@ io::json phases(Network& net, const Comm& comm, long long iterations) {
   return p;
 }
 
+// The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
+io::json metrics(const Setup& s, const Model& model, long long steps, long long iterations,
+                 double solve_seconds) {
   const RunSettings& rs = s.settings;
   const int ranks = s.dec->comm().size();
   const double cells = static_cast<double>(rs.grid.cells());
@@ -128,11 +128,11 @@ io::json phases(Network& net, const Comm& comm, long long iterations) {
   m["bytes_per_cell_iteration"] = model.bytes_per_cell_iteration();
   m["T_eff_GBs"] = teff;
   m["T_eff_per_rank_GBs"] = teff / ranks;
+  m["transport"] = s.exec.network()->description();
+  m["phases_ms_per_iteration"] = phases(*s.exec.network(), s.dec->comm(), iterations);
   if (rs.measure_copy_bandwidth && t_it > 0) {
     const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
     m["copy_bandwidth_GBs"] = s.dec->comm().sum(bw) / ranks;
-  m["transport"] = s.exec.network()->description();
-  m["phases_ms_per_iteration"] = phases(*s.exec.network(), s.dec->comm(), iterations);
     m["T_eff_fraction"] = teff / ranks / m["copy_bandwidth_GBs"].get<double>();
   }
   return m;
@@ -208,10 +208,10 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   if (rs.restart.empty() && rs.output_initial) write(state);
 
   const long long first_step = state.step;
+  s.exec.network()->timer().reset();  // time the steps only
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;
-  s.exec.network()->timer().reset();  // time the steps only
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {

@@ -29,8 +29,6 @@ void add_run_options(io::Schema& s) {
   s.add("exchange.boundary_width", Type::int3, io::json::array({16, 2, 2}),
         "Width of the boundary shell per axis, in cells (at least the halo width)")
       .at_least(1);
-  s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);
-  s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
   s.add("exchange.transport", Type::string, "auto",
         "How halos travel between ranks: mpi (host memory; staged through pinned buffers on "
         "GPUs), mpi-device (device buffers to a CUDA-aware MPI), nccl (device to device on the "
@@ -40,6 +38,8 @@ void add_run_options(io::Schema& s) {
   s.add("exchange.nccl_library", Type::string, "",
         "Path of libnccl.so.2 (empty: the loader's search path, then the CUDA toolkit's lib "
         "directory)");
+  s.add("time.dt", Type::number, 1e-3, "Physical time step").above(0);
+  s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
       .at_least(0);
   s.add("output.dir", Type::string, "staghorn-output",
         "Directory for snapshots, diagnostics.csv and metrics.jsonl (--output overrides)");
@@ -78,9 +78,9 @@ RunSettings RunSettings::from(const io::json& c) {
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();
   r.measure_copy_bandwidth = at_path(c, "metrics.copy_bandwidth").get<bool>();
+  r.transport = at_path(c, "exchange.transport").get<std::string>();
+  r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
   return r;
 }
 
-  r.transport = at_path(c, "exchange.transport").get<std::string>();
-  r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
 }  // namespace staghorn::app
