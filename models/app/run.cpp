@@ -12,6 +12,7 @@
 #include "io/progress.hpp"
 #include "io/records.hpp"
 #include "io/snapshot.hpp"
+#include "models/app/fault.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "solvers/time_loop.hpp"
@@ -28,6 +29,7 @@ struct Setup {
   const ModelInfo* model = nullptr;
   Exec exec;
   std::unique_ptr<Decomposition> dec;
+  FaultSpec fault;
 };
 
 Exec make_exec(const std::string& backend, int node_rank) {
@@ -62,6 +64,7 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
   s.model = &find_model(s.settings.model);
   s.exec = make_exec(s.settings.backend, node_rank);
   s.dec = std::make_unique<Decomposition>(s.settings.grid, comm, s.settings.dims, s.model->halo);
+  s.fault = FaultSpec::from(s.config, comm);
   const std::string& restart = s.settings.restart;
   if (!restart.empty() && !fs::is_regular_file(restart))
     throw io::ConfigError("restart: snapshot '" + restart + "' does not exist");
@@ -225,7 +228,8 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   };
   hooks.output = write;
   try {
-    state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(*model, state, hooks);
+    FaultyStepper stepper(*model, s.fault, comm.rank(), state.step);  // debug.fault (tests)
+    state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(stepper, state, hooks);
   } catch (const NumericalError& e) {
     throw NumericalError(std::string(e.what()) + "; the last good snapshot is " +
                          (last_written.empty() ? std::string("none") : "'" + last_written + "'"));

@@ -1,5 +1,7 @@
 #include "models/app/settings.hpp"
 
+#include "models/app/fault.hpp"
+
 namespace staghorn::app {
 
 void add_run_options(io::Schema& s) {
@@ -54,6 +56,7 @@ void add_run_options(io::Schema& s) {
         "Snapshot to continue from (its step and time; time.steps is the step to reach)");
   s.add("metrics.copy_bandwidth", Type::boolean, true,
         "Measure the copy bandwidth at the end of the run, to report T_eff as a fraction of it");
+  FaultSpec::add_options(s);
 }
 
 RunSettings RunSettings::from(const io::json& c) {

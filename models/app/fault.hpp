@@ -1,0 +1,45 @@
+#pragma once
+#include <string>
+
+#include "core/comm.hpp"
+#include "io/schema.hpp"
+#include "models/model.hpp"
+
+namespace staghorn::app {
+
+// Test-only fault injection (config section debug.fault): one rank fails on purpose at the start
+// of one step, so that tests can prove a failing rank ends the whole job with a message instead
+// of hanging it. kind nan puts a NaN into the rank's first state field; kind exit kills the rank
+// process abruptly (SIGKILL, as the out-of-memory killer or a lost node would), without MPI
+// finalisation, leaving its peers waiting on messages that never come.
+struct FaultSpec {
+  std::string kind = "none";  // none, nan or exit
+  int rank = 0;
+  long long step = 1;
+
+  static void add_options(io::Schema& schema);
+  // Reads the keys of a resolved config; a rank outside the job throws ConfigError naming the key.
+  static FaultSpec from(const io::json& config, const Comm& comm);
+};
+
+// Advances a model like the model itself, striking the fault before the chosen step on the chosen
+// rank. `step` counts steps as the time loop does: the first step advanced is first_step + 1.
+class FaultyStepper : public Stepper {
+ public:
+  FaultyStepper(Model& model, const FaultSpec& spec, int rank, long long first_step)
+      : model_(model),
+        spec_(spec),
+        armed_(spec.kind != "none" && spec.rank == rank),
+        step_(first_step) {}
+  StepReport advance(real dt) override;
+
+ private:
+  void strike();
+
+  Model& model_;
+  FaultSpec spec_;
+  bool armed_;
+  long long step_;
+};
+
+}  // namespace staghorn::app
