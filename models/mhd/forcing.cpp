@@ -46,9 +46,8 @@ void Mhd::draw_forcing(real dt) {
   force_.re = scale * cross(k, kxe);
   force_.im = (-scale * force_sigma_ * kk) * kxe;
   force_.phase = phase;
-  const Int3 off = dec_.offset();
-  force_.x0 = {g.coordinate(Location::cell, 0, off.x), g.coordinate(Location::cell, 1, off.y),
-               g.coordinate(Location::cell, 2, off.z)};
+  force_.offset = dec_.offset();
+  force_.origin = {g.origin[0], g.origin[1], g.origin[2]};
   force_.dx = {g.spacing(0), g.spacing(1), g.spacing(2)};
 }
 

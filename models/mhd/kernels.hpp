@@ -31,10 +31,11 @@ struct Forcing {
   bool on = false;
   Vec3 k, re, im;
   real phase = 0;
-  Vec3 x0, dx;  // coordinate of local cell (0, 0, 0) and the spacing: x = x0 + i dx
+  Vec3 origin, dx;
+  Int3 offset;  // global index of local cell (0, 0, 0): coordinates independent of the ranks
+  SH_HD real x(int a, int i) const { return origin[a] + ((offset[a] + i) + 0.5) * dx[a]; }
   SH_HD Vec3 at(int i, int j, int k_) const {
-    const real t =
-        k.x * (x0.x + i * dx.x) + k.y * (x0.y + j * dx.y) + k.z * (x0.z + k_ * dx.z) + phase;
+    const real t = k.x * x(0, i) + k.y * x(1, j) + k.z * x(2, k_) + phase;
     const real c = cos(t), s = sin(t);
     return c * re - s * im;
   }
@@ -54,12 +55,16 @@ struct Substep {
   Physics ph;
   Forcing force;
   real alpha, beta, dt;
+  bool kinematic;  // only A evolves (u, ln rho, s held): kinematic dynamo problems
   static constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
 
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = shape.offset(i, j, k);
     real rhs[kMaxVars];
     rates(o, i, j, k, rhs);
+    if (kinematic)
+      for (int v = 0; v < kVars; ++v)
+        if (v < kAx || v > kAz) rhs[v] = 0;
 #pragma unroll
     for (int v = 0; v < kVars; ++v) {
       const real wv = alpha * w.p[v][o] + dt * rhs[v];

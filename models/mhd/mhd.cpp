@@ -84,6 +84,7 @@ Mhd::Mhd(const ModelContext& ctx)
       layout_(layout_of(ctx.dec, order_from(ctx.config))),
       order_(order_from(ctx.config)),
       entropy_(!io::at_path(ctx.config, "mhd.isothermal").get<bool>()),
+      kinematic_(io::at_path(ctx.config, "mhd.kinematic").get<bool>()),
       ph_(physics_from(ctx.config)),
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
@@ -152,15 +153,17 @@ void Mhd::stage_with(real alpha, real beta, real dt) {
   const Vars in = pointers(f_), out = pointers(next_), w = pointers(w_);
   const View shape = f_[0].view();
   const Axes ax = axes();
-  update_and_exchange(
-      ex_, halo_, split_, state_pointers(next_), hide_, [&](const Region& r, Lane lane) {
-        if (entropy_)
-          for_each(ex_, r, lane,
-                   Substep<Order, true>{in, out, w, shape, ax, ph_, force_, alpha, beta, dt});
-        else
-          for_each(ex_, r, lane,
-                   Substep<Order, false>{in, out, w, shape, ax, ph_, force_, alpha, beta, dt});
-      });
+  update_and_exchange(ex_, halo_, split_, state_pointers(next_), hide_,
+                      [&](const Region& r, Lane lane) {
+                        if (entropy_)
+                          for_each(ex_, r, lane,
+                                   Substep<Order, true>{in, out, w, shape, ax, ph_, force_, alpha,
+                                                        beta, dt, kinematic_});
+                        else
+                          for_each(ex_, r, lane,
+                                   Substep<Order, false>{in, out, w, shape, ax, ph_, force_, alpha,
+                                                         beta, dt, kinematic_});
+                      });
 }
 
 void Mhd::stage(int index, real alpha, real beta, real dt) {

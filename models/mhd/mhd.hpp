@@ -52,6 +52,7 @@ class Mhd final : public Model, public rk3::Problem {
   Layout layout_;
   int order_;
   bool entropy_;
+  bool kinematic_;
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
   HaloExchange halo_;

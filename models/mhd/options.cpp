@@ -12,6 +12,9 @@ void Mhd::add_options(io::Schema& s) {
       .at_most(8);
   s.add("mhd.isothermal", Type::boolean, false,
         "Isothermal gas (p = cs0^2 rho, no entropy field) instead of the entropy equation");
+  s.add("mhd.kinematic", Type::boolean, false,
+        "Kinematic run: only the induction equation is integrated, u, ln rho and s stay as "
+        "initialised (kinematic dynamo problems)");
   s.add("mhd.cs0", Type::number, 1.0, "Sound speed at the reference state (lnrho0, s = 0)")
       .above(0);
   s.add("mhd.gamma", Type::number, 5.0 / 3, "Adiabatic index gamma = cp / cv").above(1);
