@@ -165,7 +165,8 @@ void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
   out << s.config.dump(2) << "\n";
   out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
       << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block " << l.x
-      << " x " << l.y << " x " << l.z << " cells\n";
+      << " x " << l.y << " x " << l.z << " cells, halo of the busiest rank "
+      << Decomposition::halo_cost(s.settings.grid, d, s.model->halo) << " cells per field\n";
 }
 
 io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
