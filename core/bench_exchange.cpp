@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     std::printf("bench_exchange: %d ranks, %d^3 cells and %d field(s) per rank, %s\n", comm.size(),
                 n, nfields, ex.description().c_str());
   std::vector<std::pair<std::string, Result>> results;
-  for (const char* transport : {"mpi", "mpi-device", "nccl"}) {
+  for (const char* transport : {"mpi", "mpi-device", "nccl", "ipc"}) {
     try {
       results.emplace_back(transport, time_exchange(comm, ex, transport, n, nfields, repeats));
     } catch (const Error& e) {

@@ -144,6 +144,7 @@ void HaloExchange::end(const std::vector<Field*>& fields) {
     if (ex_.network()) ex_.network()->timer().add(Phase::wait, blocked);
   }
   unpack(fields);
+  if (remote_) transport_->released();
   ex_.order(Lane::boundary, Lane::inner);
 }
 

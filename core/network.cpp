@@ -7,8 +7,11 @@ namespace staghorn {
 namespace {
 
 // Why this rank cannot use `kind` ("" when it can); local, does not communicate.
-std::string unavailable(TransportKind kind, const Exec& ex, const std::string& nccl_library) {
+std::string unavailable(const Comm& comm, TransportKind kind, const Exec& ex,
+                        const std::string& nccl_library) {
   switch (kind) {
+    case TransportKind::ipc:
+      return ipc_unavailable(comm, ex);
     case TransportKind::mpi:
       return "";
     case TransportKind::mpi_device:
@@ -24,14 +27,15 @@ TransportKind parse(const std::string& name) {
   if (name == "mpi") return TransportKind::mpi;
   if (name == "mpi-device") return TransportKind::mpi_device;
   if (name == "nccl") return TransportKind::nccl;
+  if (name == "ipc") return TransportKind::ipc;
   throw Error("exchange.transport: unknown transport \"" + name +
-              "\" (auto, mpi, mpi-device or nccl)");
+              "\" (auto, mpi, mpi-device, nccl or ipc)");
 }
 
 // True when `kind` works on every rank; when `required`, throws on every rank otherwise.
 bool usable_everywhere(const Comm& comm, TransportKind kind, const Exec& ex,
                        const std::string& nccl_library, bool required) {
-  const std::string why = unavailable(kind, ex, nccl_library);
+  const std::string why = unavailable(comm, kind, ex, nccl_library);
   const int first = comm.first_failure(!why.empty());
   if (first < 0) return true;
   if (!required) return false;
@@ -44,7 +48,7 @@ bool usable_everywhere(const Comm& comm, TransportKind kind, const Exec& ex,
 }  // namespace
 
 const std::vector<std::string>& transport_choices() {
-  static const std::vector<std::string> names{"auto", "mpi", "mpi-device", "nccl"};
+  static const std::vector<std::string> names{"auto", "mpi", "mpi-device", "nccl", "ipc"};
   return names;
 }
 
@@ -55,7 +59,10 @@ Network::Network(const Comm& comm, const Exec& ex, const std::string& requested,
     kind_ = TransportKind::mpi;
     // Device-to-device only pays where there are GPUs and peers to reach.
     if (ex.on_device() && comm.size() > 1) {
-      if (usable_everywhere(comm, TransportKind::nccl, ex, nccl_library, false))
+      // Copy engines first: they move the halo without taking SMs from the inner region.
+      if (usable_everywhere(comm, TransportKind::ipc, ex, nccl_library, false))
+        kind_ = TransportKind::ipc;
+      else if (usable_everywhere(comm, TransportKind::nccl, ex, nccl_library, false))
         kind_ = TransportKind::nccl;
       else if (usable_everywhere(comm, TransportKind::mpi_device, ex, nccl_library, false))
         kind_ = TransportKind::mpi_device;
@@ -77,6 +84,8 @@ std::string Network::description() const {
       return "mpi-device (CUDA-aware MPI on device buffers)";
     case TransportKind::nccl:
       return "nccl " + nccl_->version() + " (device to device on the boundary stream)";
+    case TransportKind::ipc:
+      return "ipc (CUDA IPC peer copies on the boundary stream)";
   }
   return "?";
 }
@@ -87,6 +96,8 @@ std::unique_ptr<Transport> Network::transport() const {
       return make_mpi_device_transport(comm_, ex_);
     case TransportKind::nccl:
       return nccl_->transport(ex_);
+    case TransportKind::ipc:
+      return make_ipc_transport(comm_, ex_);
     default:
       return make_mpi_transport(comm_, ex_);
   }

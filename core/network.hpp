@@ -14,8 +14,9 @@ class NcclLink;
 // Every HaloExchange of the run takes its transport from here.
 class Network {
  public:
-  // `requested`: auto, mpi, mpi-device or nccl. auto takes NCCL on GPUs when every rank can load
-  // it, else a CUDA-aware MPI when the library reports one, else MPI on host memory. Collective:
+  // `requested`: auto, mpi, mpi-device, nccl or ipc. auto takes, on GPUs, CUDA IPC when every rank
+  // is on one node, else NCCL when every rank can load it, else a CUDA-aware MPI when the library
+  // reports one, else MPI on host memory. Collective:
   // every rank calls it, and every rank throws when a requested transport cannot run somewhere.
   Network(const Comm& comm, const Exec& ex, const std::string& requested = "auto",
           const std::string& nccl_library = "");

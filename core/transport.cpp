@@ -19,6 +19,8 @@ std::string to_string(TransportKind k) {
       return "mpi-device";
     case TransportKind::nccl:
       return "nccl";
+    case TransportKind::ipc:
+      return "ipc";
   }
   return "?";
 }

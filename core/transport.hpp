@@ -13,8 +13,9 @@ namespace staghorn {
 // How packed halo segments travel between ranks:
 // - mpi: MPI on host memory (the cpu backend's buffers; on a GPU, staged through pinned buffers);
 // - mpi-device: device buffers handed to a CUDA-aware MPI (MPIX_Query_cuda_support);
-// - nccl: NCCL send/recv queued on the boundary stream, device to device (NVLink/PCIe/network).
-enum class TransportKind { mpi, mpi_device, nccl };
+// - nccl: NCCL send/recv queued on the boundary stream, device to device (NVLink/PCIe/network);
+// - ipc: peer copies by the copy engines into the neighbours' buffers (CUDA IPC), one node only.
+enum class TransportKind { mpi, mpi_device, nccl, ipc };
 std::string to_string(TransportKind k);
 
 // One message: `count` reals at `offset` of the send (or receive) buffer, to (from) `peer`.
@@ -41,6 +42,9 @@ class Transport {
   virtual void start(const MessagePlan& plan, const real* send, real* recv) = 0;
   // Returns the seconds the host spent blocked (waiting for the transfer).
   virtual double finish(const MessagePlan& plan, const real* send, real* recv) = 0;
+  // Called once the work that reads the receive buffer (unpack) is queued on the boundary lane:
+  // after it, peers may overwrite that buffer.
+  virtual void released() {}
 };
 
 // MPI point-to-point on the given buffers (host, or device with a CUDA-aware MPI); blocks.
@@ -48,6 +52,10 @@ void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, r
 
 std::unique_ptr<Transport> make_mpi_transport(const Comm& comm, const Exec& ex);
 std::unique_ptr<Transport> make_mpi_device_transport(const Comm& comm, const Exec& ex);
+std::unique_ptr<Transport> make_ipc_transport(const Comm& comm, const Exec& ex);
+// Why `ipc` cannot run here ("" when it can): it needs the cuda backend and every rank on this
+// node. Communicates (every rank calls it).
+std::string ipc_unavailable(const Comm& comm, const Exec& ex);
 
 // True when this MPI library can take device pointers (compiled in and reported at run time).
 bool mpi_cuda_aware();

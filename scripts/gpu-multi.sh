@@ -8,7 +8,7 @@ set -uo pipefail
 out=${1:-gpu-multi}
 ngpu=${2:-2}
 shift 2 || true
-[[ $# -gt 0 ]] && transports=("$@") || transports=(nccl mpi)
+[[ $# -gt 0 ]] && transports=("$@") || transports=(ipc nccl mpi)
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
 [[ -d $root/.device-bundle ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"

@@ -34,9 +34,10 @@ void add_run_options(io::Schema& s) {
   s.add("exchange.transport", Type::string, "auto",
         "How halos travel between ranks: mpi (host memory; staged through pinned buffers on "
         "GPUs), mpi-device (device buffers to a CUDA-aware MPI), nccl (device to device on the "
-        "boundary stream, libnccl.so.2 loaded at run time) or auto (nccl on GPUs when every rank "
-        "loads it, else mpi-device when the MPI reports CUDA support, else mpi)")
-      .one_of({"auto", "mpi", "mpi-device", "nccl"});
+        "boundary stream, libnccl.so.2 loaded at run time), ipc (CUDA IPC: peer copies by the "
+        "copy engines into the neighbours' buffers; every rank on one node) or auto (see "
+        "docs/exchange.md)")
+      .one_of({"auto", "mpi", "mpi-device", "nccl", "ipc"});
   s.add("exchange.nccl_library", Type::string, "",
         "Path of libnccl.so.2 (empty: the loader's search path, then the CUDA toolkit's lib "
         "directory)");

@@ -1,0 +1,197 @@
+// CUDA IPC transport: each rank copies its packed segments straight into its neighbours' receive
+// buffers with peer copies on the boundary stream (copy engines, no SMs taken from the inner
+// region), and tells them by an interprocess event plus a zero-byte MPI token.
+#include <mpi.h>
+
+#include <map>
+
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "core/transport.hpp"
+
+#ifdef STAGHORN_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace staghorn {
+
+#ifdef STAGHORN_HAVE_CUDA
+namespace {
+
+constexpr int kSentTag = 1, kConsumedTag = 2, kSetupTag = 3;  // and kSetupTag + 1
+
+// What a neighbour shares once: its receive buffer, its two events, and where in its buffer each
+// of our messages (by tag) goes.
+struct PeerHandles {
+  cudaIpcMemHandle_t recv;
+  cudaIpcEventHandle_t sent, consumed;
+};
+
+struct Peer {
+  real* recv = nullptr;  // the neighbour's receive buffer, mapped here
+  cudaEvent_t sent = nullptr, consumed = nullptr;
+  std::map<int, std::size_t> offset_of_tag;  // where our message with this tag lands there
+};
+
+class IpcTransport final : public Transport {
+ public:
+  IpcTransport(const Comm& comm, const Exec& ex) : ex_(ex) {
+    // Tokens travel on a communicator of their own, so that exchanges cannot mix them up.
+    check_mpi(MPI_Comm_dup(comm.get(), &comm_), "MPI_Comm_dup (ipc)");
+    const unsigned flags = cudaEventDisableTiming | cudaEventInterprocess;
+    check_cuda(cudaEventCreateWithFlags(&sent_, flags), "cudaEventCreate (ipc)");
+    check_cuda(cudaEventCreateWithFlags(&consumed_, flags), "cudaEventCreate (ipc)");
+  }
+
+  ~IpcTransport() override {
+    drain();
+    for (auto& [rank, p] : peers_) close(p);
+    cudaEventDestroy(sent_);
+    cudaEventDestroy(consumed_);
+    MPI_Comm_free(&comm_);
+  }
+
+  TransportKind kind() const override { return TransportKind::ipc; }
+
+  void start(const MessagePlan& plan, const real* send, real* recv) override {
+    if (recv != recv_) setup(plan, recv);
+    cudaStream_t s = ex_.stream(Lane::boundary);
+    // A neighbour's buffer is free once it has unpacked what we sent last time.
+    if (!first_) {
+      tokens(kConsumedTag);
+      for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.consumed, 0), "wait");
+    }
+    first_ = false;
+    for (const auto& m : plan.sends) {
+      Peer& p = peers_.at(m.peer);
+      check_cuda(cudaMemcpyAsync(p.recv + p.offset_of_tag.at(m.tag), send + m.offset,
+                                 m.count * sizeof(real), cudaMemcpyDeviceToDevice, s),
+                 "cudaMemcpyAsync (ipc)");
+    }
+    check_cuda(cudaEventRecord(sent_, s), "cudaEventRecord (ipc)");
+    notify(kSentTag);
+  }
+
+  double finish(const MessagePlan&, const real*, real*) override {
+    const Timer blocked;
+    tokens(kSentTag);  // every neighbour has queued its copies to us and recorded its event
+    cudaStream_t s = ex_.stream(Lane::boundary);
+    for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.sent, 0), "wait");
+    return blocked.seconds();
+  }
+
+  void released() override {
+    check_cuda(cudaEventRecord(consumed_, ex_.stream(Lane::boundary)), "cudaEventRecord (ipc)");
+    notify(kConsumedTag);
+  }
+
+ private:
+  // Shares handles and receive offsets with every neighbour (collective among neighbours: each
+  // calls it at the same exchange, when its buffers are new).
+  void setup(const MessagePlan& plan, real* recv) {
+    drain();
+    for (auto& [rank, p] : peers_) close(p);
+    peers_.clear();
+    recv_ = recv;
+    first_ = true;
+    PeerHandles mine{};
+    check_cuda(cudaIpcGetMemHandle(&mine.recv, recv), "cudaIpcGetMemHandle");
+    check_cuda(cudaIpcGetEventHandle(&mine.sent, sent_), "cudaIpcGetEventHandle");
+    check_cuda(cudaIpcGetEventHandle(&mine.consumed, consumed_), "cudaIpcGetEventHandle");
+    for (const auto& m : plan.recvs) peers_[m.peer];
+    // Per neighbour: its handles, and our receive offsets for its messages as (tag, offset)
+    // pairs (as many each way: the segments are symmetric). Nonblocking, in any order.
+    std::map<int, PeerHandles> handles;
+    std::map<int, std::vector<long long>> ours, theirs;
+    std::vector<MPI_Request> reqs;
+    for (auto& [rank, p] : peers_) {
+      for (const auto& m : plan.recvs)
+        if (m.peer == rank) ours[rank].insert(ours[rank].end(), {m.tag, (long long)m.offset});
+      theirs[rank].resize(ours[rank].size());
+      reqs.resize(reqs.size() + 4);
+      MPI_Request* r = &reqs[reqs.size() - 4];
+      const int n = static_cast<int>(ours[rank].size());
+      check_mpi(MPI_Irecv(&handles[rank], sizeof(PeerHandles), MPI_BYTE, rank, kSetupTag, comm_, r),
+                "MPI_Irecv (ipc)");
+      check_mpi(MPI_Isend(&mine, sizeof mine, MPI_BYTE, rank, kSetupTag, comm_, r + 1),
+                "MPI_Isend (ipc)");
+      check_mpi(MPI_Irecv(theirs[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, comm_, r + 2),
+                "MPI_Irecv (ipc)");
+      check_mpi(MPI_Isend(ours[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, comm_, r + 3),
+                "MPI_Isend (ipc)");
+    }
+    check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall (ipc setup)");
+    for (auto& [rank, p] : peers_) open(p, handles[rank], theirs[rank]);
+  }
+
+  static void open(Peer& p, const PeerHandles& h, const std::vector<long long>& offsets) {
+    void* mapped = nullptr;
+    check_cuda(cudaIpcOpenMemHandle(&mapped, h.recv, cudaIpcMemLazyEnablePeerAccess),
+               "cudaIpcOpenMemHandle");
+    p.recv = static_cast<real*>(mapped);
+    check_cuda(cudaIpcOpenEventHandle(&p.sent, h.sent), "cudaIpcOpenEventHandle");
+    check_cuda(cudaIpcOpenEventHandle(&p.consumed, h.consumed), "cudaIpcOpenEventHandle");
+    for (std::size_t i = 0; i + 1 < offsets.size(); i += 2)
+      p.offset_of_tag[static_cast<int>(offsets[i])] = static_cast<std::size_t>(offsets[i + 1]);
+  }
+
+  void notify(int tag) {
+    for (auto& [rank, p] : peers_) {
+      pending_.emplace_back();
+      check_mpi(MPI_Isend(nullptr, 0, MPI_BYTE, rank, tag, comm_, &pending_.back()), "MPI_Isend");
+    }
+  }
+
+  void tokens(int tag) {
+    for (auto& [rank, p] : peers_)
+      check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, rank, tag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    drain();
+  }
+
+  void drain() {
+    if (pending_.empty()) return;
+    check_mpi(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall (ipc tokens)");
+    pending_.clear();
+  }
+
+  static void close(Peer& p) {
+    if (p.recv) cudaIpcCloseMemHandle(p.recv);
+    if (p.sent) cudaEventDestroy(p.sent);
+    if (p.consumed) cudaEventDestroy(p.consumed);
+  }
+
+  Exec ex_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  cudaEvent_t sent_ = nullptr, consumed_ = nullptr;
+  real* recv_ = nullptr;
+  bool first_ = true;
+  std::map<int, Peer> peers_;
+  std::vector<MPI_Request> pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_ipc_transport(const Comm& comm, const Exec& ex) {
+  return std::make_unique<IpcTransport>(comm, ex);
+}
+#else
+std::unique_ptr<Transport> make_ipc_transport(const Comm&, const Exec&) {
+  throw Error("exchange.transport ipc: this build has no CUDA backend");
+}
+#endif
+
+std::string ipc_unavailable(const Comm& comm, const Exec& ex) {
+  if (!ex.on_device()) return "ipc needs the cuda backend";
+  MPI_Comm node;
+  check_mpi(
+      MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
+  int size = 0;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return size == comm.size() ? "" : "ipc needs every rank on one node";
+}
+
+}  // namespace staghorn
