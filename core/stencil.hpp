@@ -70,6 +70,16 @@ SH_HD inline real hav_xyb(const View& A, Off o) { return hav4(A, o, 1, A.sy); }
 SH_HD inline real hav_xzb(const View& A, Off o) { return hav4(A, o, 1, A.sz); }
 SH_HD inline real hav_yzb(const View& A, Off o) { return hav4(A, o, A.sy, A.sz); }
 
+// Largest of the four points around an edge (as av_xyb ...).
+SH_HD inline real max4(const View& A, Off o, Off s1, Off s2) {
+  const real a = A.p[o] > A.p[o - s1] ? A.p[o] : A.p[o - s1];
+  const real b = A.p[o - s2] > A.p[o - s1 - s2] ? A.p[o - s2] : A.p[o - s1 - s2];
+  return a > b ? a : b;
+}
+SH_HD inline real max_xyb(const View& A, Off o) { return max4(A, o, 1, A.sy); }
+SH_HD inline real max_xzb(const View& A, Off o) { return max4(A, o, 1, A.sz); }
+SH_HD inline real max_yzb(const View& A, Off o) { return max4(A, o, A.sy, A.sz); }
+
 // The same operators at (i, j, k).
 #define STAGHORN_STENCIL_IJK(name) \
   SH_HD inline real name(const View& A, int i, int j, int k) { return name(A, A.offset(i, j, k)); }
@@ -97,6 +107,9 @@ STAGHORN_STENCIL_IJK(av_yza)
 STAGHORN_STENCIL_IJK(hav_xyb)
 STAGHORN_STENCIL_IJK(hav_xzb)
 STAGHORN_STENCIL_IJK(hav_yzb)
+STAGHORN_STENCIL_IJK(max_xyb)
+STAGHORN_STENCIL_IJK(max_xzb)
+STAGHORN_STENCIL_IJK(max_yzb)
 #undef STAGHORN_STENCIL_IJK
 
 // Largest value over the 3 x 3 (x 3) neighbourhood of point o, in Dim dimensions (the local

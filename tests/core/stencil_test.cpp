@@ -115,6 +115,13 @@ TEST(Stencil, MaxAroundSeesTheWholeNeighbourhoodOnlyInActiveDimensions) {
   EXPECT_EQ(max_around<2>(m.v, m.v.offset(2, 1, 2)), 5);
   EXPECT_EQ(max_around<1>(m.v, m.v.offset(2, 1, 2)), 0);
   EXPECT_EQ(max_around<3>(m.v, m.v.offset(1, 1, 1)), 0);  // two cells away along x
+  // The four cells around an edge below (3, 2, 2) in two axes.
+  EXPECT_EQ(max_xyb(m.v, 3, 2, 2), 5);
+  EXPECT_EQ(max_xyb(m.v, 4, 3, 2), 5);
+  EXPECT_EQ(max_xyb(m.v, 3, 2, 1), 0);
+  EXPECT_EQ(max_xzb(m.v, 4, 2, 3), 5);
+  EXPECT_EQ(max_yzb(m.v, 3, 3, 3), 5);
+  EXPECT_EQ(max_yzb(m.v, 4, 3, 3), 0);
 }
 
 }  // namespace

@@ -1,0 +1,86 @@
+// Initial state, evaluated once on the host over the whole padded block (ghosts included, so that
+// prescribed walls start with consistent values): material from a matrix and one inclusion, and
+// the background pure-shear velocity field.
+#include <cmath>
+
+#include "models/stokes/stokes.hpp"
+
+namespace staghorn::stokes {
+namespace {
+
+// The inclusion: a disc (2-D) or ball (3-D).
+struct Inclusion {
+  real radius = 0;
+  real center[3] = {0, 0, 0};
+  bool contains(const Grid& g, const real x[3]) const {
+    real r2 = 0;
+    for (int a = 0; a < g.dims(); ++a) {
+      real d = x[a] - center[a];
+      if (g.periodic[a]) d -= g.length[a] * std::round(d / g.length[a]);  // nearest image
+      r2 += d * d;
+    }
+    return r2 < radius * radius;
+  }
+};
+
+// Evaluates f(x) at every point of the padded block of a field at location `loc`.
+template <class F>
+void set_field(Field& field, const Decomposition& dec, F f) {
+  const Grid& g = dec.grid();
+  const Layout& l = field.layout();
+  std::vector<real> host = field.to_host();
+  const Region all = l.all();
+  const Int3 off = dec.offset();
+  for (int k = all.lo.z; k < all.hi.z; ++k)
+    for (int j = all.lo.y; j < all.hi.y; ++j)
+      for (int i = all.lo.x; i < all.hi.x; ++i) {
+        const int idx[3] = {i + off.x, j + off.y, k + off.z};
+        real x[3];
+        for (int a = 0; a < 3; ++a) x[a] = g.coordinate(field.location(), a, idx[a]);
+        host[l.index(i, j, k)] = f(x);
+      }
+  field.from_host(host);
+}
+
+}  // namespace
+
+void Stokes::set_initial(const io::json& c) {
+  const Grid& g = dec_.grid();
+  Inclusion inc;
+  inc.radius = io::at_path(c, "stokes.inclusion.radius").get<real>();
+  const io::json& center = io::at_path(c, "stokes.inclusion.center");
+  real mid[3];
+  for (int a = 0; a < 3; ++a) {
+    mid[a] = g.origin[a] + g.length[a] / 2;
+    inc.center[a] = center.is_null() ? mid[a] : center[a].get<real>();
+  }
+  const real mu0 = io::at_path(c, "stokes.viscosity").get<real>();
+  const real mui = io::at_path(c, "stokes.inclusion.viscosity").get<real>();
+  const real rho0 = io::at_path(c, "stokes.density").get<real>();
+  const real rhoi = io::at_path(c, "stokes.inclusion.density").get<real>();
+  const real shear = io::at_path(c, "stokes.pure_shear").get<real>();
+  set_field(mu_, dec_, [&](const real* x) { return inc.contains(g, x) ? mui : mu0; });
+  set_field(rho_, dec_, [&](const real* x) { return inc.contains(g, x) ? rhoi : rho0; });
+  // Pure shear about the domain's centre: v = shear * (x - xc, -(y - yc), 0).
+  set_field(V_[0], dec_, [&](const real* x) { return shear * (x[0] - mid[0]); });
+  set_field(V_[1], dec_, [&](const real* x) { return -shear * (x[1] - mid[1]); });
+  for (int side = 0; side < 6; ++side) {
+    const int a = side / 2;
+    const real wall = g.origin[a] + (side % 2) * g.length[a];
+    wall_normal_[side] = a == 0 ? shear * (wall - mid[0]) : (a == 1 ? -shear * (wall - mid[1]) : 0);
+  }
+
+  // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
+  // stress of the inclusion (else of the whole domain's density).
+  real gnorm = 0, lmax = 0;
+  for (int a = 0; a < 3; ++a) gnorm += g_[a] * g_[a];
+  for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
+  gnorm = std::sqrt(gnorm);
+  real s = 2 * mu0 * std::fabs(shear);
+  if (inc.radius > 0) s = std::fmax(s, std::fabs(rhoi - rho0) * gnorm * inc.radius);
+  if (s == 0) s = std::fabs(rho0) * gnorm * lmax;
+  stress_scale_ = s > 0 ? s : 1;
+  mu_scale_ = mu0;
+}
+
+}  // namespace staghorn::stokes

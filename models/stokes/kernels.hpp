@@ -1,0 +1,258 @@
+#pragma once
+// Incompressible Stokes flow on the staggered grid (docs/models/stokes.md):
+//   div(tau) - grad(P) + rho g = 0,   div(v) = 0,   tau = 2 mu (eps - div(v)/3 I),
+// P at cell centres, v on faces, tau_xx.. at centres, tau_xy.. on edges, mu and rho at centres.
+// Solved by accelerated pseudo-transient iterations (Räss et al. 2022, GMD, Stokes section):
+//   P   <- P - K~dtau div(v)
+//   tau <- (tau + 2 G~dtau eps_dev) / (1 + G~dtau / mu)
+//   v   <- v + dtau/rho~ (div(tau) - grad(P) + rho g)
+// with G~dtau = gdt mu_max, K~dtau = r G~dtau and dtau/rho~ = vdt / mu_max from the local maximum
+// viscosity. One fused kernel does a whole iteration: each cell updates its pressure, normal
+// stresses, the shear stresses of its low edges and the velocities of its low faces, recomputing
+// the few new stresses of its neighbours that its faces need.
+
+#include "core/field.hpp"
+#include "core/stencil.hpp"
+
+namespace staghorn::stokes {
+
+using stencil::Off;
+
+// Constants of one PT iteration.
+struct Params {
+  real rdx = 1, rdy = 1, rdz = 1;           // 1 / spacing
+  real gdt = 0;                             // G~dtau / mu_max = Re Vp dtau / (L (r + 2))
+  real r = 0;                               // K~ / G~
+  real vdt = 0;                             // dtau / rho~ * mu_max = Vp dtau L / Re
+  real g[3] = {0, 0, 0};                    // gravity
+  bool harmonic = false;                    // harmonic (else arithmetic) viscosity average on edges
+  bool wall_lo[3] = {false, false, false};  // face 0 of this block is a wall along the axis
+};
+
+// Fields of one iteration (old values; new ones go to a second set).
+struct State {
+  View Vx, Vy, Vz, P, Txx, Tyy, Tzz, Txy, Txz, Tyz;
+};
+// Material: cell-centred mu, its maximum over the 3^d neighbourhood, rho.
+struct Material {
+  View mu, mu_max, rho;
+};
+
+// Strain rates and viscosities of a velocity field, point by point.
+template <int Dim>
+struct Kinematics {
+  Params c;
+  State s;
+  Material m;
+
+  SH_HD real div(Off o) const {
+    using namespace stencil;
+    real d = d_xa(s.Vx, o) * c.rdx;
+    if constexpr (Dim >= 2) d += d_ya(s.Vy, o) * c.rdy;
+    if constexpr (Dim >= 3) d += d_za(s.Vz, o) * c.rdz;
+    return d;
+  }
+  // Deviatoric normal strain rates at cell o.
+  SH_HD real exx(Off o) const { return stencil::d_xa(s.Vx, o) * c.rdx - div(o) / 3; }
+  SH_HD real eyy(Off o) const { return stencil::d_ya(s.Vy, o) * c.rdy - div(o) / 3; }
+  SH_HD real ezz(Off o) const { return stencil::d_za(s.Vz, o) * c.rdz - div(o) / 3; }
+  // Shear strain rates on the edges at the low corner of cell o.
+  SH_HD real exy(Off o) const {
+    using namespace stencil;
+    return real(0.5) * (d_yb(s.Vx, o) * c.rdy + d_xb(s.Vy, o) * c.rdx);
+  }
+  SH_HD real exz(Off o) const {
+    using namespace stencil;
+    return real(0.5) * (d_zb(s.Vx, o) * c.rdz + d_xb(s.Vz, o) * c.rdx);
+  }
+  SH_HD real eyz(Off o) const {
+    using namespace stencil;
+    return real(0.5) * (d_zb(s.Vy, o) * c.rdz + d_yb(s.Vz, o) * c.rdy);
+  }
+  // Viscosity on those edges.
+  SH_HD real mu_xy(Off o) const {
+    return c.harmonic ? stencil::hav_xyb(m.mu, o) : stencil::av_xyb(m.mu, o);
+  }
+  SH_HD real mu_xz(Off o) const {
+    return c.harmonic ? stencil::hav_xzb(m.mu, o) : stencil::av_xzb(m.mu, o);
+  }
+  SH_HD real mu_yz(Off o) const {
+    return c.harmonic ? stencil::hav_yzb(m.mu, o) : stencil::av_yzb(m.mu, o);
+  }
+};
+
+// The pseudo-transient updates of P and tau at a point, from the old state. G~dtau uses the
+// largest viscosity the point's stencil can meet: mu_max (3^d neighbourhood) at cells, the four
+// cells around an edge on edges. Every such value is at most the mu_max of the faces whose
+// residual it enters (their pseudo-step dtau/rho~ divides by that): the wave speed of the
+// iterations stays under the CFL limit across any viscosity jump.
+template <int Dim>
+struct Pseudo : Kinematics<Dim> {
+  using K = Kinematics<Dim>;
+  SH_HD real gdt_cell(Off o) const { return K::c.gdt * K::m.mu_max.p[o]; }
+  SH_HD real P_new(Off o) const { return K::s.P.p[o] - K::c.r * gdt_cell(o) * K::div(o); }
+  // tau <- (tau + 2 G~dtau e) / (1 + G~dtau / mu): a relaxation towards 2 mu e.
+  SH_HD static real relax(real tau, real gdt, real mu, real e) {
+    return (tau + 2 * gdt * e) / (1 + gdt / mu);
+  }
+  SH_HD real Txx_new(Off o) const {
+    return relax(K::s.Txx.p[o], gdt_cell(o), K::m.mu.p[o], K::exx(o));
+  }
+  SH_HD real Tyy_new(Off o) const {
+    return relax(K::s.Tyy.p[o], gdt_cell(o), K::m.mu.p[o], K::eyy(o));
+  }
+  SH_HD real Tzz_new(Off o) const {
+    return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], K::ezz(o));
+  }
+  SH_HD real Txy_new(Off o) const {
+    const real g = K::c.gdt * stencil::max_xyb(K::m.mu, o);
+    return relax(K::s.Txy.p[o], g, K::mu_xy(o), K::exy(o));
+  }
+  SH_HD real Txz_new(Off o) const {
+    const real g = K::c.gdt * stencil::max_xzb(K::m.mu, o);
+    return relax(K::s.Txz.p[o], g, K::mu_xz(o), K::exz(o));
+  }
+  SH_HD real Tyz_new(Off o) const {
+    const real g = K::c.gdt * stencil::max_yzb(K::m.mu, o);
+    return relax(K::s.Tyz.p[o], g, K::mu_yz(o), K::eyz(o));
+  }
+  // Velocity pseudo-step on the face between cells o - back and o.
+  SH_HD real vdt_face(Off o, Off back) const {
+    return K::c.vdt / fmax(K::m.mu_max.p[o], K::m.mu_max.p[o - back]);
+  }
+};
+
+// Momentum residual on the faces at the low side of cell o, from stresses given by S (the
+// pseudo-transient ones in an iteration, the physical ones for the norm):
+//   R_x = d_xb(tau_xx - P)/dx + d_ya(tau_xy)/dy + d_za(tau_xz)/dz + rho g_x, ...
+template <int Dim, class S>
+SH_HD real momentum_x(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
+  real R = (s.sxx(o) - s.sxx(o - 1)) * c.rdx + c.g[0] * stencil::av_xb(m.rho, o);
+  if constexpr (Dim >= 2) R += (s.txy(o + sy) - s.txy(o)) * c.rdy;
+  if constexpr (Dim >= 3) R += (s.txz(o + sz) - s.txz(o)) * c.rdz;
+  return R;
+}
+template <int Dim, class S>
+SH_HD real momentum_y(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
+  real R = (s.syy(o) - s.syy(o - sy)) * c.rdy + (s.txy(o + 1) - s.txy(o)) * c.rdx +
+           c.g[1] * stencil::av_yb(m.rho, o);
+  if constexpr (Dim >= 3) R += (s.tyz(o + sz) - s.tyz(o)) * c.rdz;
+  return R;
+}
+template <int Dim, class S>
+SH_HD real momentum_z(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
+  return (s.szz(o) - s.szz(o - sz)) * c.rdz + (s.txz(o + 1) - s.txz(o)) * c.rdx +
+         (s.tyz(o + sy) - s.tyz(o)) * c.rdy + c.g[2] * stencil::av_zb(m.rho, o);
+}
+
+// Total stresses after this iteration's P and tau updates.
+template <int Dim>
+struct PseudoStress {
+  Pseudo<Dim> p;
+  SH_HD real sxx(Off o) const { return p.Txx_new(o) - p.P_new(o); }
+  SH_HD real syy(Off o) const { return p.Tyy_new(o) - p.P_new(o); }
+  SH_HD real szz(Off o) const { return p.Tzz_new(o) - p.P_new(o); }
+  SH_HD real txy(Off o) const { return p.Txy_new(o); }
+  SH_HD real txz(Off o) const { return p.Txz_new(o); }
+  SH_HD real tyz(Off o) const { return p.Tyz_new(o); }
+};
+
+// Physical stresses of the current v and P: tau = 2 mu eps_dev.
+template <int Dim>
+struct PhysicalStress {
+  Kinematics<Dim> k;
+  SH_HD real sxx(Off o) const { return 2 * k.m.mu.p[o] * k.exx(o) - k.s.P.p[o]; }
+  SH_HD real syy(Off o) const { return 2 * k.m.mu.p[o] * k.eyy(o) - k.s.P.p[o]; }
+  SH_HD real szz(Off o) const { return 2 * k.m.mu.p[o] * k.ezz(o) - k.s.P.p[o]; }
+  SH_HD real txy(Off o) const { return 2 * k.mu_xy(o) * k.exy(o); }
+  SH_HD real txz(Off o) const { return 2 * k.mu_xz(o) * k.exz(o); }
+  SH_HD real tyz(Off o) const { return 2 * k.mu_yz(o) * k.eyz(o); }
+};
+
+// One fused PT iteration (the generic, reference kernel) at cell (i, j, k). Faces on a wall keep
+// their values.
+template <int Dim>
+struct Iteration {
+  Pseudo<Dim> ps;
+  State out;  // new values
+
+  SH_HD void operator()(int i, int j, int k) const {
+    const Params& c = ps.c;
+    const State& s = ps.s;
+    const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
+    out.P.p[o] = ps.P_new(o);
+    out.Txx.p[o] = ps.Txx_new(o);
+    if constexpr (Dim >= 2) {
+      out.Tyy.p[o] = ps.Tyy_new(o);
+      out.Txy.p[o] = ps.Txy_new(o);
+    }
+    if constexpr (Dim >= 3) {
+      out.Tzz.p[o] = ps.Tzz_new(o);
+      out.Txz.p[o] = ps.Txz_new(o);
+      out.Tyz.p[o] = ps.Tyz_new(o);
+    }
+    const PseudoStress<Dim> st{ps};
+    const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
+               wz = k == 0 && c.wall_lo[2];
+    out.Vx.p[o] =
+        s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * momentum_x<Dim>(st, c, ps.m, o, sy, sz));
+    if constexpr (Dim >= 2)
+      out.Vy.p[o] =
+          s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * momentum_y<Dim>(st, c, ps.m, o, sy, sz));
+    if constexpr (Dim >= 3)
+      out.Vz.p[o] =
+          s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * momentum_z<Dim>(st, c, ps.m, o, sy, sz));
+  }
+};
+
+// The shear stresses on edges that lie on a high wall (index n along that axis, outside every
+// cell's low edges): updated like all others, by a kernel of their own over the wall.
+template <int Dim>
+struct WallEdges {
+  Pseudo<Dim> ps;
+  State out;
+  int axis;  // the wall's normal
+  SH_HD void operator()(int i, int j, int k) const {
+    const Off o = ps.s.P.offset(i, j, k);
+    if (axis != 2) out.Txy.p[o] = ps.Txy_new(o);
+    if constexpr (Dim >= 3) {
+      if (axis != 1) out.Txz.p[o] = ps.Txz_new(o);
+      if (axis != 0) out.Tyz.p[o] = ps.Tyz_new(o);
+    }
+  }
+};
+
+// |residual| of one equation at cell (i, j, k) (its low face for momentum), walls excluded:
+// 0, 1, 2 = momentum x, y, z; 3 = continuity.
+template <int Dim>
+struct AbsResidual {
+  Kinematics<Dim> k;
+  int equation;
+  SH_HD real operator()(int i, int j, int kk) const {
+    const Params& c = k.c;
+    const Off o = k.s.P.offset(i, j, kk), sy = k.s.P.sy, sz = k.s.P.sz;
+    const PhysicalStress<Dim> st{k};
+    switch (equation) {
+      case 0:
+        return i == 0 && c.wall_lo[0] ? 0 : fabs(momentum_x<Dim>(st, c, k.m, o, sy, sz));
+      case 1:
+        return j == 0 && c.wall_lo[1] ? 0 : fabs(momentum_y<Dim>(st, c, k.m, o, sy, sz));
+      case 2:
+        return kk == 0 && c.wall_lo[2] ? 0 : fabs(momentum_z<Dim>(st, c, k.m, o, sy, sz));
+      default:
+        return fabs(k.div(o));
+    }
+  }
+};
+
+// mu_max = max of mu over the cell's 3^Dim neighbourhood (pseudo-steps stable across jumps).
+template <int Dim>
+struct LocalMax {
+  View mu, mu_max;
+  SH_HD void operator()(int i, int j, int k) const {
+    const Off o = mu.offset(i, j, k);
+    mu_max.p[o] = stencil::max_around<Dim>(mu, o);
+  }
+};
+
+}  // namespace staghorn::stokes

@@ -1,0 +1,2 @@
+list(APPEND STAGHORN_MODEL_SOURCES stokes/stokes.cpp stokes/initial.cpp stokes/options.cpp)
+list(APPEND STAGHORN_MODEL_KERNELS stokes/stokes.cpp)

@@ -1,0 +1,56 @@
+// The Stokes model's configuration keys and its entry in the model registry.
+#include <cmath>
+
+#include "models/stokes/stokes.hpp"
+
+namespace staghorn::stokes {
+
+void Stokes::add_options(io::Schema& s) {
+  using io::Type;
+  pt::Options::add_to(s);
+  s.add("stokes.viscosity", Type::number, 1.0, "Shear viscosity mu of the matrix").above(0);
+  s.add("stokes.density", Type::number, 0.0, "Density rho of the matrix");
+  s.add("stokes.gravity", Type::number3, io::json::array({0.0, 0.0, 0.0}),
+        "Gravity vector g of the buoyancy force rho g (e.g. [0, -1, 0] in 2-D, [0, 0, -1] in 3-D)");
+  s.add("stokes.inclusion.radius", Type::number, 0.0,
+        "Radius of a disc (2-D) or ball (3-D) of other material (0: none)")
+      .at_least(0);
+  s.add("stokes.inclusion.center", Type::number3, nullptr,
+        "Centre of the inclusion (null: the centre of the domain)");
+  s.add("stokes.inclusion.viscosity", Type::number, 1.0, "Shear viscosity of the inclusion")
+      .above(0);
+  s.add("stokes.inclusion.density", Type::number, 0.0, "Density of the inclusion");
+  s.add("stokes.pure_shear", Type::number, 0.0,
+        "Background pure-shear strain rate e: initial v = e (x - xc, -(y - yc), 0), and the "
+        "normal velocity of the x and y walls");
+  for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
+    s.add(std::string("stokes.boundary.") + side, Type::string, "free_slip",
+          std::string("Wall on the ") + side +
+              " side of a bounded axis: free_slip (normal velocity imposed: 0 or pure shear; no "
+              "shear stress), no_slip (also zero tangential velocity) or prescribed (velocities "
+              "of the initial state stay on the wall and its ghosts)")
+        .one_of({"free_slip", "no_slip", "prescribed"});
+  s.add("stokes.viscosity_average", Type::string, "arithmetic",
+        "Viscosity on cell edges from the four cells around: arithmetic or harmonic mean")
+      .one_of({"arithmetic", "harmonic"});
+  s.add("stokes.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
+        "Numerical Reynolds number of the PT iterations (optimum 9 sqrt(3) pi / 4, Räss et al. "
+        "2022)")
+      .above(0);
+  s.add("stokes.r", Type::number, 0.25,
+        "Numerical bulk-to-shear modulus ratio r = K/G of the PT iterations (optimum 1/4)")
+      .above(0);
+}
+
+ModelInfo Stokes::info() {
+  return {"stokes",
+          "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "
+          "pseudo-transient iterations",
+          &Stokes::add_options,
+          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+            return std::make_unique<Stokes>(ctx);
+          },
+          1};
+}
+
+}  // namespace staghorn::stokes

@@ -1,0 +1,356 @@
+#include "models/stokes/stokes.hpp"
+
+#include <cmath>
+
+#include "core/boundary.hpp"
+#include "core/error.hpp"
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+
+namespace staghorn::stokes {
+namespace {
+
+Layout layout_of(const Decomposition& dec) {
+  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
+}
+
+std::array<Field, 3> faces(const char* prefix, const Layout& l, Backend b, bool described) {
+  const std::string p(prefix);
+  auto field = [&](int a, Location loc) {
+    const std::string axis = a == 0 ? "x" : (a == 1 ? "y" : "z");
+    return described ? Field(p + axis, loc, l, b, "m s-1", "velocity along " + axis)
+                     : Field(p + axis, loc, l, b);
+  };
+  return {field(0, Location::face_x), field(1, Location::face_y), field(2, Location::face_z)};
+}
+
+std::array<Field, 6> stresses(const char* prefix, const Layout& l, Backend b, bool described) {
+  const char* comp[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
+  const Location loc[6] = {Location::cell,    Location::cell,    Location::cell,
+                           Location::edge_xy, Location::edge_xz, Location::edge_yz};
+  auto field = [&](int c) {
+    const std::string name = std::string(prefix) + comp[c];
+    return described ? Field(name, loc[c], l, b, "Pa", std::string("deviatoric stress ") + comp[c])
+                     : Field(name, loc[c], l, b);
+  };
+  return {field(0), field(1), field(2), field(3), field(4), field(5)};
+}
+
+// Stress components of a Dim-dimensional run: xx, yy, xy in 2-D; all six in 3-D.
+std::vector<int> stress_components(int dims) {
+  return dims == 2 ? std::vector<int>{0, 1, 3} : std::vector<int>{0, 1, 2, 3, 4, 5};
+}
+
+Wall parse_wall(const std::string& s) {
+  if (s == "no_slip") return Wall::no_slip;
+  if (s == "prescribed") return Wall::prescribed;
+  return Wall::free_slip;
+}
+
+const char* kSides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+
+std::array<Wall, 6> walls_from(const io::json& c) {
+  std::array<Wall, 6> w;
+  for (int s = 0; s < 6; ++s)
+    w[s] =
+        parse_wall(io::at_path(c, std::string("stokes.boundary.") + kSides[s]).get<std::string>());
+  return w;
+}
+
+Int3 shell_width(const io::json& c) {
+  Int3 w;
+  for (int a = 0; a < 3; ++a) w[a] = io::at_path(c, "exchange.boundary_width")[a].get<int>();
+  return w;
+}
+
+// Ghost g of a wall takes its value from the point mirrored across the wall, m = mirror - g:
+// zero gradient (free slip of a tangential velocity), or a value imposed on the wall (on the
+// wall face itself for the normal velocity, by an antisymmetric ghost for a tangential one).
+struct WallGhosts {
+  View f;
+  int axis, mirror;
+  bool neumann;
+  real value;
+  SH_HD void operator()(int i, int j, int k) const {
+    int idx[3] = {i, j, k};
+    const int g = idx[axis];
+    idx[axis] = mirror - g;
+    const real inside = f(idx[0], idx[1], idx[2]);
+    real& ghost = f(i, j, k);
+    if (neumann) {
+      ghost = inside;
+    } else {
+      ghost = (idx[axis] == g) ? value : 2 * value - inside;
+    }
+  }
+};
+
+}  // namespace
+
+Stokes::Stokes(const ModelContext& ctx)
+    : dec_(ctx.dec),
+      ex_(ctx.exec),
+      layout_(layout_of(ctx.dec)),
+      V_(faces("V", layout_, ex_.backend(), true)),
+      V_new_(faces("V_new_", layout_, ex_.backend(), false)),
+      V_old_(faces("V_old_", layout_, ex_.backend(), false)),
+      P_("P", Location::cell, layout_, ex_.backend(), "Pa", "pressure"),
+      P_new_("P_new", Location::cell, layout_, ex_.backend()),
+      P_old_("P_old", Location::cell, layout_, ex_.backend()),
+      T_(stresses("tau_", layout_, ex_.backend(), true)),
+      T_new_(stresses("tau_new_", layout_, ex_.backend(), false)),
+      T_old_(stresses("tau_old_", layout_, ex_.backend(), false)),
+      mu_("mu", Location::cell, layout_, ex_.backend(), "Pa s", "shear viscosity"),
+      mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
+      rho_("rho", Location::cell, layout_, ex_.backend(), "kg m-3", "density"),
+      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // diagonal neighbours in the stencil
+      split_(split_for(halo_, layout_.interior(), shell_width(ctx.config))),
+      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      walls_(walls_from(ctx.config)),
+      Re_(io::at_path(ctx.config, "stokes.Re").get<real>()),
+      r_(io::at_path(ctx.config, "stokes.r").get<real>()),
+      cfl_(io::at_path(ctx.config, "solver.cfl").get<real>()),
+      harmonic_(io::at_path(ctx.config, "stokes.viscosity_average").get<std::string>() ==
+                "harmonic"),
+      solver_(pt::Options::from(ctx.config)) {
+  if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
+  for (int a = 0; a < 3; ++a) g_[a] = io::at_path(ctx.config, "stokes.gravity")[a].get<real>();
+  for (auto* set : {&V_, &V_new_, &V_old_})
+    for (Field& f : *set) fill(ex_, f, 0);
+  for (auto* set : {&T_, &T_new_, &T_old_})
+    for (Field& f : *set) fill(ex_, f, 0);
+  for (Field* f : {&P_, &P_new_, &P_old_, &mu_, &mu_max_, &rho_}) fill(ex_, *f, 0);
+  set_initial(ctx.config);
+}
+
+std::vector<Field*> Stokes::unknowns(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T) {
+  std::vector<Field*> out{&P};
+  for (int a = 0; a < dims(); ++a) out.push_back(&V[a]);
+  for (int c : stress_components(dims())) out.push_back(&T[c]);
+  return out;
+}
+
+std::vector<const Field*> Stokes::output_fields() const {
+  std::vector<const Field*> out{&P_};
+  for (int a = 0; a < dims(); ++a) out.push_back(&V_[a]);
+  for (int c : stress_components(dims())) out.push_back(&T_[c]);
+  out.push_back(&mu_);
+  out.push_back(&rho_);
+  return out;
+}
+
+std::vector<Field*> Stokes::state_fields() {
+  std::vector<Field*> out = unknowns(V_, P_, T_);
+  out.push_back(&mu_);
+  out.push_back(&rho_);
+  return out;
+}
+
+double Stokes::bytes_per_cell_iteration() const {
+  const int d = dims();
+  const int unknowns = d + 1 + d * (d + 1) / 2;  // V, P, tau: each read and written once
+  return (2 * unknowns + 3) * sizeof(real);      // + mu, mu_max, rho read
+}
+
+void Stokes::apply_velocity_walls(std::array<Field, 3>& V) {
+  const Grid& g = dec_.grid();
+  for (int c = 0; c < dims(); ++c) {
+    Field& f = V[c];
+    const Layout& l = f.layout();
+    for (int a = 0; a < dims(); ++a) {
+      if (g.periodic[a]) continue;
+      const bool normal = a == c;  // the wall's normal velocity (staggered along a)
+      const int n = l.n[a], h = l.h[a];
+      for (int side = 0; side < 2; ++side) {
+        const Wall w = walls_[2 * a + side];
+        if (w == Wall::prescribed || (side == 0 ? !dec_.at_low(a) : !dec_.at_high(a))) continue;
+        Region r = l.all();
+        if (side == 0) {
+          r.hi[a] = normal ? 1 : 0;  // the normal velocity's wall point is face 0
+        } else {
+          r.lo[a] = n;  // ... and face n on the high side
+          r.hi[a] = n + h;
+        }
+        const int mirror = side == 0 ? (normal ? 0 : -1) : (normal ? 2 * n : 2 * n - 1);
+        const bool neumann = !normal && w == Wall::free_slip;
+        const real value = normal ? wall_normal_[2 * a + side] : 0;
+        for_each(ex_, r, WallGhosts{f.view(), a, mirror, neumann, value});
+      }
+    }
+  }
+}
+
+void Stokes::refresh() {
+  std::vector<Field*> all = unknowns(V_, P_, T_);
+  for (Field* f : {&mu_, &rho_}) all.push_back(f);
+  halo_.exchange(all);
+  apply_velocity_walls(V_);
+  SideBcs zero_gradient;
+  for (Bc& b : zero_gradient) b = {BcKind::neumann, 0};
+  for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
+    apply_boundaries(ex_, dec_, *f, zero_gradient);
+  const Region in = layout_.interior();
+  if (dims() == 2) {
+    for_each(ex_, in, LocalMax<2>{mu_.view(), mu_max_.view()});
+  } else {
+    for_each(ex_, in, LocalMax<3>{mu_.view(), mu_max_.view()});
+  }
+  halo_.exchange({&mu_max_});
+  apply_boundaries(ex_, dec_, mu_max_, zero_gradient);
+  // The new-value buffers start equal to the state: prescribed walls and ghosts stay put in both.
+  for (int a = 0; a < 3; ++a) copy(ex_, V_new_[a], V_[a]);
+  for (int c = 0; c < 6; ++c) copy(ex_, T_new_[c], T_[c]);
+  copy(ex_, P_new_, P_);
+}
+
+Params Stokes::params() const {
+  const Grid& g = dec_.grid();
+  Params p;
+  p.rdx = 1 / g.spacing(0);
+  p.rdy = 1 / g.spacing(1);
+  p.rdz = dims() >= 3 ? 1 / g.spacing(2) : 0;
+  real dmin = g.spacing(0), lmax = g.length[0];
+  for (int a = 1; a < dims(); ++a) {
+    dmin = std::fmin(dmin, g.spacing(a));
+    lmax = std::fmax(lmax, g.length[a]);
+  }
+  // Räss et al. (2022): Vp dtau = CFL dx_min / sqrt(dims), rho~ = Re mu_max / (Vp L),
+  // G~ = rho~ Vp^2 / (r + 2), K~ = r G~.
+  const real vp_dtau = cfl_ * dmin / std::sqrt(real(dims()));
+  p.gdt = Re_ * vp_dtau / (lmax * (r_ + 2));
+  p.r = r_;
+  p.vdt = vp_dtau * lmax / Re_;
+  for (int a = 0; a < 3; ++a) {
+    p.g[a] = g_[a];
+    p.wall_lo[a] = a < dims() && !g.periodic[a] && dec_.at_low(a);
+  }
+  p.harmonic = harmonic_;
+  return p;
+}
+
+State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T) {
+  return {V[0].view(), V[1].view(), V[2].view(), P.view(),    T[0].view(),
+          T[1].view(), T[2].view(), T[3].view(), T[4].view(), T[5].view()};
+}
+
+StepReport Stokes::advance(real dt) {
+  const pt::SolveReport r = solver_.solve(*this, dt);
+  return {r.iterations, r.residuals};
+}
+
+void Stokes::begin_solve(real) {
+  for (int a = 0; a < 3; ++a) copy(ex_, V_old_[a], V_[a]);
+  for (int c = 0; c < 6; ++c) copy(ex_, T_old_[c], T_[c]);
+  copy(ex_, P_old_, P_);
+}
+
+void Stokes::retry(real factor) {
+  for (int a = 0; a < 3; ++a) copy(ex_, V_[a], V_old_[a]);
+  for (int c = 0; c < 6; ++c) copy(ex_, T_[c], T_old_[c]);
+  copy(ex_, P_, P_old_);
+  refresh();
+  cfl_ *= factor;
+}
+
+template <int Dim>
+void Stokes::update_wall_edges(const Pseudo<Dim>& ps, const State& out) {
+  // Edges on a high wall: index n along the wall's axis, and up to n along the other axes' high
+  // walls too (the corners).
+  const Grid& g = dec_.grid();
+  for (int a = 0; a < Dim; ++a) {
+    if (g.periodic[a] || !dec_.at_high(a)) continue;
+    Region r = layout_.interior();
+    r.lo[a] = layout_.n[a];
+    r.hi[a] = layout_.n[a] + 1;
+    for (int b = 0; b < Dim; ++b)
+      if (b != a && !g.periodic[b] && dec_.at_high(b)) r.hi[b] += 1;
+    for_each(ex_, r, WallEdges<Dim>{ps, out, a});
+  }
+}
+
+template <int Dim>
+void Stokes::iterate_dim(int count) {
+  const Params c = params();
+  const std::vector<Field*> out = unknowns(V_new_, P_new_, T_new_);
+  for (int it = 0; it < count; ++it) {
+    const Pseudo<Dim> ps{{c, state(), material()}};
+    const State next = state_of(V_new_, P_new_, T_new_);
+    update_wall_edges<Dim>(ps, next);
+    const Iteration<Dim> k{ps, next};
+    update_and_exchange(ex_, halo_, split_, out, hide_,
+                        [&](const Region& r, Lane lane) { for_each(ex_, r, lane, k); });
+    apply_velocity_walls(V_new_);
+    for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
+    for (int s : stress_components(Dim)) T_[s].swap_data(T_new_[s]);
+    P_.swap_data(P_new_);
+  }
+}
+
+void Stokes::iterate(int count) {
+  if (dims() == 2) return iterate_dim<2>(count);
+  iterate_dim<3>(count);
+}
+
+template <int Dim>
+std::vector<pt::Residual> Stokes::residuals_dim() {
+  const Grid& g = dec_.grid();
+  real lmax = 0;
+  for (int a = 0; a < Dim; ++a) lmax = std::fmax(lmax, g.length[a]);
+  const Kinematics<Dim> kin{params(), state(), material()};
+  const Region in = layout_.interior();
+  const char* names[4] = {"momentum_x", "momentum_y", "momentum_z", "continuity"};
+  // Dimensionless: momentum * L / S, continuity * mu_0 / S (S the stress scale).
+  std::vector<pt::Residual> out;
+  for (int e = 0; e < 4; ++e) {
+    if (e < 3 && e >= Dim) continue;
+    const real local = reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{kin, e});
+    const real scale = e < 3 ? lmax / stress_scale_ : mu_scale_ / stress_scale_;
+    out.push_back({names[e], dec_.comm().max(local) * scale});
+  }
+  return out;
+}
+
+std::vector<pt::Residual> Stokes::residuals() {
+  last_ = dims() == 2 ? residuals_dim<2>() : residuals_dim<3>();
+  return last_;
+}
+
+namespace {
+struct Speed2 {
+  State s;
+  int dims;
+  SH_HD real operator()(int i, int j, int k) const {
+    // |v|^2 at the cell centre from the face averages.
+    const Off o = s.P.offset(i, j, k);
+    real v = stencil::av_xa(s.Vx, o);
+    real q = v * v;
+    v = stencil::av_ya(s.Vy, o);
+    q += v * v;
+    if (dims == 3) v = stencil::av_za(s.Vz, o), q += v * v;
+    return q;
+  }
+};
+struct CellValue {
+  View f;
+  real sign;
+  SH_HD real operator()(int i, int j, int k) const { return sign * f(i, j, k); }
+};
+}  // namespace
+
+std::vector<Diagnostic> Stokes::diagnostics() {
+  const Region in = layout_.interior();
+  const Comm& comm = dec_.comm();
+  const real cells = static_cast<real>(dec_.grid().cells());
+  const real sum2 = comm.sum(reduce(ex_, in, SumOp{}, Speed2{state(), dims()}));
+  const real max2 = comm.max(reduce(ex_, in, MaxOp{}, Speed2{state(), dims()}));
+  std::vector<Diagnostic> d{
+      {"v_rms", std::sqrt(sum2 / cells)},
+      {"v_max", std::sqrt(max2)},
+      {"P_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), 1}))},
+      {"P_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), -1}))}};
+  if (last_.empty()) residuals();
+  for (const pt::Residual& r : last_) d.push_back({"residual_" + r.equation, r.norm});
+  return d;
+}
+
+}  // namespace staghorn::stokes

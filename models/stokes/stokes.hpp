@@ -1,0 +1,87 @@
+#pragma once
+#include <array>
+
+#include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
+#include "models/model.hpp"
+#include "models/stokes/kernels.hpp"
+#include "solvers/pt_solver.hpp"
+
+namespace staghorn::stokes {
+
+// Kinds of wall: free slip (no normal flow or the prescribed normal velocity, no shear stress),
+// no slip (also no tangential flow), prescribed (the velocities the initial state put on the wall
+// and its ghosts stay: e.g. an analytical solution's).
+enum class Wall { free_slip, no_slip, prescribed };
+
+// Incompressible Stokes flow with variable viscosity and buoyancy, solved by accelerated
+// pseudo-transient iterations. Equations and numerics: docs/models/stokes.md.
+class Stokes final : public Model, public pt::Problem {
+ public:
+  explicit Stokes(const ModelContext& ctx);
+
+  static void add_options(io::Schema& schema);
+  static ModelInfo info();
+
+  StepReport advance(real dt) override;
+  std::vector<const Field*> output_fields() const override;
+  std::vector<Field*> state_fields() override;
+  void refresh() override;
+  std::vector<Diagnostic> diagnostics() override;
+  // Read: V, P, tau (Dim + 1 + Dim (Dim + 1) / 2 arrays), mu, mu_max, rho; written: V, P, tau.
+  double bytes_per_cell_iteration() const override;
+
+  // pt::Problem
+  void begin_solve(real dt) override;
+  void iterate(int count) override;
+  std::vector<pt::Residual> residuals() override;
+  void retry(real factor) override;
+
+  // Fields, for tests and tools (a changed mu needs refresh()).
+  Field& P() { return P_; }
+  Field& V(int axis) { return V_[axis]; }
+  Field& tau(int component) { return T_[component]; }  // xx, yy, zz, xy, xz, yz
+  Field& mu() { return mu_; }
+  Field& rho() { return rho_; }
+  // Iteration constants (the numerical parameters of docs/models/stokes.md).
+  Params params() const;
+  // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
+  real stress_scale() const { return stress_scale_; }
+
+ private:
+  template <int Dim>
+  void iterate_dim(int count);
+  template <int Dim>
+  std::vector<pt::Residual> residuals_dim();
+  template <int Dim>
+  void update_wall_edges(const Pseudo<Dim>& ps, const State& out);
+  void apply_velocity_walls(std::array<Field, 3>& V);
+  void set_initial(const io::json& c);
+  static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
+  State state() { return state_of(V_, P_, T_); }
+  Material material() const { return {mu_.view(), mu_max_.view(), rho_.view()}; }
+  int dims() const { return dec_.grid().dims(); }
+  // The arrays of a Dim-dimensional run: V (Dim), P, tau (3 in 2-D, 6 in 3-D).
+  std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
+
+  const Decomposition& dec_;
+  Exec ex_;
+  Layout layout_;
+  std::array<Field, 3> V_, V_new_, V_old_;
+  Field P_, P_new_, P_old_;
+  std::array<Field, 6> T_, T_new_, T_old_;
+  Field mu_, mu_max_, rho_;
+  HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;
+  std::array<Wall, 6> walls_;
+  std::array<real, 6> wall_normal_;  // normal velocity on each wall (pure shear)
+  real Re_, r_, cfl_;
+  std::vector<pt::Residual> last_;  // residuals at the end of the last solve
+  bool harmonic_;
+  std::array<real, 3> g_;
+  real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
+  pt::Solver solver_;
+};
+
+}  // namespace staghorn::stokes
