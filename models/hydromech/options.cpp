@@ -60,10 +60,10 @@ void add_boundaries(io::Schema& s) {
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (const char* side : sides) {
     const std::string p = std::string("hydromech.boundary.") + side;
-    s.add(p + ".type", Type::string, "closed",
+    s.add(p + ".type", Type::string, "dirichlet",
           std::string("Effective-pressure condition on the ") + side +
-              " side of a bounded axis: closed (no Darcy flux) or dirichlet (Pe = value; fluid may "
-              "cross)")
+              " side of a bounded axis: dirichlet (Pe = value: open, the background Darcy flux "
+              "crosses it) or closed (no Darcy flux)")
         .one_of({"closed", "dirichlet"});
     s.add(p + ".value", Type::number, 0.0,
           std::string("Dirichlet value of Pe on the ") + side + " side");

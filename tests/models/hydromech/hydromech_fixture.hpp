@@ -1,0 +1,59 @@
+#pragma once
+// Builds the hydromech model from a config fragment, as `staghorn run` would, without files.
+#include <memory>
+
+#include "core/decomposition.hpp"
+#include "models/app/registry.hpp"
+#include "models/app/settings.hpp"
+#include "models/hydromech/hydromech.hpp"
+
+namespace staghorn::test {
+
+struct HydroMechRun {
+  io::json config;
+  app::RunSettings settings;
+  Exec exec = Exec::cpu();
+  std::unique_ptr<Decomposition> dec;
+  std::unique_ptr<hydromech::HydroMech> model;
+
+  explicit HydroMechRun(io::json user) {
+    user["model"] = "hydromech";
+    config = app::schema_for(app::find_model("hydromech")).resolve(user);
+    settings = app::RunSettings::from(config);
+    dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
+    model = std::make_unique<hydromech::HydroMech>(ModelContext{config, *dec, exec});
+    model->refresh();
+  }
+
+  // Advances `steps` steps (all configured ones by default); returns the total PT iterations.
+  long long run(long long steps = -1) {
+    long long iterations = 0;
+    for (long long s = 0; s < (steps < 0 ? settings.steps : steps); ++s)
+      iterations += model->advance(settings.dt).iterations;
+    return iterations;
+  }
+
+  // Interior values of a field on this rank, x fastest.
+  static std::vector<real> interior(const Field& f) {
+    const std::vector<real> all = f.to_host();
+    std::vector<real> out;
+    const Int3 n = f.layout().n;
+    for (int k = 0; k < n.z; ++k)
+      for (int j = 0; j < n.y; ++j)
+        for (int i = 0; i < n.x; ++i) out.push_back(all[f.layout().index(i, j, k)]);
+    return out;
+  }
+
+  // Global coordinate of the centre of local cell i along `axis`.
+  double x(int axis, int i) const {
+    return settings.grid.coordinate(Location::cell, axis, dec->offset()[axis] + i);
+  }
+
+  double diagnostic(const std::string& name) {
+    for (const auto& d : model->diagnostics())
+      if (d.first == name) return d.second;
+    throw Error("no diagnostic " + name);
+  }
+};
+
+}  // namespace staghorn::test

@@ -1,0 +1,148 @@
+// Verification of the hydromech model: the exact 1-D solitary porosity wave (shape, speed,
+// convergence), fluid volume conservation, input errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "hydromech_fixture.hpp"
+#include "models/hydromech/solitary_wave.hpp"
+#include "test_support.hpp"
+
+namespace staghorn::test {
+namespace {
+
+// A solitary wave of amplitude A (c = 2A + 1) in scaled units on a periodic column of length L,
+// gravity along x (1-D), started at z0 and run to t_end with dt ~ dx.
+struct Column {
+  double A = 3, L = 60, z0 = 15, t_end = 2;
+  hydromech::SolitaryWave wave() const { return {A}; }
+
+  io::json config(int n, double dt) const {
+    return {
+        {"grid", {{"n", {n, 1, 1}}, {"length", {L, 1.0, 1.0}}, {"periodic", {true, false, false}}}},
+        {"time", {{"dt", dt}, {"steps", static_cast<int>(std::lround(t_end / dt))}}},
+        {"solver", {{"tol", 1e-8}, {"ncheck", 50}}},
+        {"hydromech",
+         {{"bulk_viscosity", {{"exponent", 0}}},
+          {"initial", {{"type", "solitary_wave"}, {"amplitude", A}, {"center", {z0, 0, 0}}}}}}};
+  }
+};
+
+// Centroid of the porosity excess over the background (1) along x, within `window` of the peak
+// (the periodic images of the far tails stay out).
+double centroid(const HydroMechRun& r, double window = 15) {
+  const std::vector<real> phi = HydroMechRun::interior(r.model->phi());
+  const int peak = static_cast<int>(std::max_element(phi.begin(), phi.end()) - phi.begin());
+  double m = 0, mz = 0;
+  for (std::size_t i = 0; i < phi.size(); ++i) {
+    const double z = r.x(0, static_cast<int>(i));
+    if (std::fabs(z - r.x(0, peak)) > window) continue;
+    m += phi[i] - 1;
+    mz += (phi[i] - 1) * z;
+  }
+  return mz / m;
+}
+
+// Max |phi - exact wave peaked at zc| relative to the wave's height A - 1.
+double shape_error(const HydroMechRun& r, const hydromech::SolitaryWave& w, double zc) {
+  const std::vector<real> phi = HydroMechRun::interior(r.model->phi());
+  double err = 0;
+  for (std::size_t i = 0; i < phi.size(); ++i) {
+    double f, P;
+    w.at(r.x(0, static_cast<int>(i)) - zc, f, P);
+    err = std::max(err, std::fabs(phi[i] - f));
+  }
+  return err / (w.A - 1);
+}
+
+TEST(SolitaryWave, AnalyticalProfileSolvesTheTravellingWaveEquation) {
+  // c f'' = (c f + 1 - c) / f^3 - 1, the once-integrated wave equation, by finite differences.
+  const hydromech::SolitaryWave w{3};
+  const double c = w.speed(), h = 1e-3;
+  for (double z : {-4.0, -1.5, -0.3, 0.7, 2.0, 5.0}) {
+    double fm, f0, fp, P;
+    w.at(z - h, fm, P), w.at(z + h, fp, P), w.at(z, f0, P);
+    const double lhs = c * (fp - 2 * f0 + fm) / (h * h);
+    EXPECT_NEAR(lhs, (c * f0 + 1 - c) / (f0 * f0 * f0) - 1, 1e-5) << "at z = " << z;
+    EXPECT_NEAR(P, c * (fp - fm) / (2 * h), 1e-6) << "P = c f' at z = " << z;
+  }
+}
+
+TEST(SolitaryWave, KeepsShapeAndTravelsAtTwoAPlusOne) {
+  const Column col;
+  HydroMechRun r(col.config(300, 0.02));  // dx = 0.2 compaction lengths
+  const double start = centroid(r);
+  EXPECT_NEAR(start, col.z0, 2e-3);  // the window ends on cells, not symmetric
+  r.run();
+  const double speed = (centroid(r) - start) / col.t_end;
+  const double shape = shape_error(r, col.wave(), centroid(r));
+  RecordProperty("speed", std::to_string(speed));
+  RecordProperty("shape_error", std::to_string(shape));
+  EXPECT_NEAR(speed / col.wave().speed(), 1, 0.02) << "measured speed " << speed;
+  EXPECT_LT(shape, 0.05);
+  EXPECT_NEAR(r.diagnostic("phi_max"), col.A, 0.03 * col.A);
+}
+
+TEST(SolitaryWave, ErrorConvergesAtFirstOrderWithDtProportionalToDx) {
+  Column col;
+  col.t_end = 1;
+  std::vector<double> e;
+  for (int l = 0; l < 2; ++l) {
+    HydroMechRun r(col.config(150 << l, 0.04 / (1 << l)));
+    r.run();
+    e.push_back(shape_error(r, col.wave(), col.z0 + col.wave().speed() * col.t_end));
+  }
+  RecordProperty("errors", std::to_string(e[0]) + " " + std::to_string(e[1]));
+  const double order = std::log2(e[0] / e[1]);
+  EXPECT_GT(order, 0.8);  // backward Euler in time: first order
+  EXPECT_LT(order, 1.5);
+  EXPECT_LT(e[1], 0.1);
+}
+
+TEST(FluidVolume, ConservedInAPeriodicColumn) {
+  const Column col;
+  HydroMechRun r(col.config(150, 0.04));
+  const double v0 = r.diagnostic("fluid_volume");
+  r.run(20);
+  EXPECT_NEAR(r.diagnostic("fluid_volume") / v0, 1, 1e-9);
+  EXPECT_LT(r.diagnostic("balance_error"), 1e-10);
+}
+
+io::json closed_sides() {
+  io::json b;
+  for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi"}) b[side]["type"] = "closed";
+  return b;
+}
+
+// A blob rising in a closed 2-D box, bulk viscosity ~ 1/phi with decompaction weakening.
+io::json closed_box() {
+  return {{"grid", {{"n", {32, 64, 1}}, {"length", {20.0, 40.0, 1.0}}}},
+          {"time", {{"dt", 0.2}, {"steps", 10}}},
+          {"solver", {{"tol", 1e-8}, {"ncheck", 50}}},
+          {"hydromech",
+           {{"bulk_viscosity", {{"decompaction_weakening", 10}}},
+            {"boundary", closed_sides()},
+            {"initial",
+             {{"type", "gaussian"}, {"amplitude", 2}, {"sigma", 2}, {"center", {10, 10, 0}}}}}}};
+}
+
+TEST(FluidVolume, ConservedInAClosedBoxWhileTheBlobRises) {
+  HydroMechRun r(closed_box());
+  const double v0 = r.diagnostic("fluid_volume"), z0 = r.diagnostic("excess_centroid");
+  r.run();
+  RecordProperty("volume_drift", std::to_string(r.diagnostic("fluid_volume") / v0 - 1));
+  EXPECT_NEAR(r.diagnostic("fluid_volume") / v0, 1, 1e-8);
+  EXPECT_GT(r.diagnostic("excess_centroid"), z0 + 0.5);  // buoyant fluid carries porosity up
+  EXPECT_LT(r.diagnostic("residual_Pe"), 1e-6);
+}
+
+TEST(Config, SolitaryWaveNamesTheKeyItCannotUse) {
+  io::json c = Column{}.config(64, 0.1);
+  c["hydromech"]["bulk_viscosity"]["exponent"] = 1;
+  EXPECT_NE(error_of([&] { HydroMechRun r(c); }).find("hydromech.bulk_viscosity.exponent"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace staghorn::test
