@@ -30,7 +30,7 @@ void timed_compute(const Exec& ex, Lane lane, Work&& work) {
   Network* net = ex.network();
   const long long span = net ? net->timer().open(Phase::compute, lane) : -1;
   work();
-  if (net) net->timer().close(span);
+  if (span >= 0) net->timer().close(span);
 }
 
 // Computes new values of `fields` with update(region, lane) over the whole interior and fills

@@ -59,6 +59,7 @@ PhaseTimer::PhaseTimer(const Exec& ex) : ex_(ex), events_(std::make_unique<Event
 PhaseTimer::~PhaseTimer() = default;
 
 long long PhaseTimer::open(Phase phase, Lane lane) {
+  if (!enabled_) return -1;
   Events::Span s{phase, lane};
 #ifdef STAGHORN_HAVE_CUDA
   if (ex_.on_device()) {
@@ -73,6 +74,7 @@ long long PhaseTimer::open(Phase phase, Lane lane) {
 }
 
 void PhaseTimer::close(long long span) {
+  if (span < 0) return;
   auto& s = events_->spans.at(span - events_->first);
   s.closed = true;
 #ifdef STAGHORN_HAVE_CUDA
@@ -89,7 +91,9 @@ void PhaseTimer::close(long long span) {
   }
 }
 
-void PhaseTimer::add(Phase phase, double seconds) { seconds_[static_cast<int>(phase)] += seconds; }
+void PhaseTimer::add(Phase phase, double seconds) {
+  if (enabled_) seconds_[static_cast<int>(phase)] += seconds;
+}
 
 std::array<double, kPhases> PhaseTimer::totals() {
 #ifdef STAGHORN_HAVE_CUDA

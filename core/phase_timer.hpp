@@ -23,6 +23,9 @@ class PhaseTimer {
   PhaseTimer(const PhaseTimer&) = delete;
   PhaseTimer& operator=(const PhaseTimer&) = delete;
 
+  // A disabled timer records nothing and costs nothing (open() returns -1).
+  void enable(bool on) { enabled_ = on; }
+  bool enabled() const { return enabled_; }
   // Opens a span of `phase` on `lane` and returns its id; close(id) ends it. Spans may overlap.
   long long open(Phase phase, Lane lane);
   void close(long long span);
@@ -36,6 +39,7 @@ class PhaseTimer {
   Exec ex_;
   std::unique_ptr<Events> events_;
   std::array<double, kPhases> seconds_{};
+  bool enabled_ = true;
 };
 
 }  // namespace staghorn

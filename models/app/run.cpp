@@ -132,7 +132,8 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   m["T_eff_GBs"] = teff;
   m["T_eff_per_rank_GBs"] = teff / ranks;
   m["transport"] = s.exec.network()->description();
-  m["phases_ms_per_iteration"] = phases(*s.exec.network(), s.dec->comm(), iterations);
+  if (rs.phase_timing)
+    m["phases_ms_per_iteration"] = phases(*s.exec.network(), s.dec->comm(), iterations);
   if (rs.measure_copy_bandwidth && t_it > 0) {
     const double bw = copy_bandwidth(s.exec, s.exec.on_device() ? (1ull << 30) : (1ull << 28));
     m["copy_bandwidth_GBs"] = s.dec->comm().sum(bw) / ranks;
@@ -213,6 +214,7 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
 
   const long long first_step = state.step;
   s.exec.network()->timer().reset();  // time the steps only
+  s.exec.network()->timer().enable(s.settings.phase_timing);
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;

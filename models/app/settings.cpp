@@ -55,6 +55,9 @@ void add_run_options(io::Schema& s) {
       .at_least(0);
   s.add("restart", Type::string, "",
         "Snapshot to continue from (its step and time; time.steps is the step to reach)");
+  s.add("metrics.phase_timing", Type::boolean, true,
+        "Time the phases of the halo exchanges (compute, pack, transfer, unpack, wait) with events "
+        "on the streams, reported per iteration in the metrics line");
   s.add("metrics.copy_bandwidth", Type::boolean, true,
         "Measure the copy bandwidth at the end of the run, to report T_eff as a fraction of it");
   FaultSpec::add_options(s);
@@ -82,6 +85,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();
   r.measure_copy_bandwidth = at_path(c, "metrics.copy_bandwidth").get<bool>();
+  r.phase_timing = at_path(c, "metrics.phase_timing").get<bool>();
   r.transport = at_path(c, "exchange.transport").get<std::string>();
   r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
   return r;

@@ -25,6 +25,7 @@ struct RunSettings {
   std::string restart;
   std::string transport, nccl_library;
   bool measure_copy_bandwidth = true;
+  bool phase_timing = true;
 
   static RunSettings from(const io::json& config);
 };
