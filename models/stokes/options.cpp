@@ -20,6 +20,12 @@ void Stokes::add_options(io::Schema& s) {
   s.add("stokes.inclusion.viscosity", Type::number, 1.0, "Shear viscosity of the inclusion")
       .above(0);
   s.add("stokes.inclusion.density", Type::number, 0.0, "Density of the inclusion");
+  s.add("stokes.inclusion.subsamples", Type::integer, 1,
+        "Sample points per cell and axis that measure the inclusion's volume fraction of cells cut "
+        "by its surface (mixed harmonically for mu, arithmetically for rho); 1: the cell centre "
+        "decides")
+      .at_least(1)
+      .at_most(64);
   s.add("stokes.pure_shear", Type::number, 0.0,
         "Background pure-shear strain rate e: initial v = e (x - xc, -(y - yc), 0), and the "
         "normal velocity of the x and y walls");

@@ -1,0 +1,207 @@
+// Verification of the Stokes model: the circular inclusion in pure shear (Schmid & Podladchikov
+// 2003) converging with resolution, Poiseuille flow between no-slip walls (exact on the grid),
+// PT iterations growing linearly with n, a viscosity contrast of 10^4, a sinking sphere in 3-D.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+
+#include "stokes_fixture.hpp"
+#include "test_support.hpp"
+
+namespace staghorn::test {
+namespace {
+
+using cplx = std::complex<double>;
+
+// Schmid & Podladchikov (2003): velocity and pressure around a circular inclusion of viscosity mc
+// and radius rc in a matrix of viscosity mm under pure shear v -> e (x, -y) far away.
+struct Inclusion {
+  double mm = 1, mc = 1e-2, rc = 0.2, e = 1;
+  cplx velocity(double x, double y) const {
+    const cplx Z(x, y);
+    const double A = mm * (mc - mm) / (mc + mm);
+    if (std::abs(Z) <= rc) return mm / (mc + mm) * 2 * e * std::conj(Z);
+    const cplx phi = -2 * e * A * rc * rc / Z;
+    const cplx dphi = 2 * e * A * rc * rc / (Z * Z);
+    const cplx psi = -2 * e * mm * Z - 2 * e * A * std::pow(rc, 4) / (Z * Z * Z);
+    return (phi - Z * std::conj(dphi) - std::conj(psi)) / (2 * mm);
+  }
+  double pressure(double x, double y) const {
+    const cplx Z(x, y);
+    if (std::abs(Z) <= rc) return 0;
+    const double A = mm * (mc - mm) / (mc + mm);
+    return -2 * A * std::real(2 * e * rc * rc / (Z * Z));
+  }
+
+  // The analytical solution everywhere (walls and ghosts included), prescribed on all walls.
+  io::json config(int n) const {
+    const char* walls[4] = {"x_lo", "x_hi", "y_lo", "y_hi"};
+    io::json c = {
+        {"grid", {{"n", {n, n, 1}}, {"length", {2.0, 2.0, 1.0}}, {"origin", {-1.0, -1.0, 0.0}}}},
+        {"solver", {{"tol", 1e-8}, {"tol_mode", "absolute"}, {"ncheck", 200}}},
+        {"stokes",
+         {{"viscosity", mm},
+          {"pure_shear", e},
+          {"inclusion", {{"radius", rc}, {"viscosity", mc}, {"subsamples", 16}}}}}};
+    for (const char* w : walls) c["stokes"]["boundary"][w] = "prescribed";
+    return c;
+  }
+  void prescribe(StokesRun& r) const {
+    r.set(r.model->V(0), [&](double x, double y, double) { return velocity(x, y).real(); });
+    r.set(r.model->V(1), [&](double x, double y, double) { return velocity(x, y).imag(); });
+    r.model->refresh();
+  }
+
+  struct Errors {
+    double v, p;  // mean absolute errors (L1 / area)
+  };
+  Errors errors(const StokesRun& r) const {
+    double ev = 0, count_v = 0, dp = 0, count_p = 0;
+    r.for_owned(r.model->V(0), [&](real v, double x, double y, double) {
+      ev += std::fabs(v - velocity(x, y).real()), ++count_v;
+    });
+    r.for_owned(r.model->V(1), [&](real v, double x, double y, double) {
+      ev += std::fabs(v - velocity(x, y).imag()), ++count_v;
+    });
+    // Pressure is defined up to a constant: compare after removing the mean difference.
+    r.for_owned(r.model->P(),
+                [&](real p, double x, double y, double) { dp += p - pressure(x, y), ++count_p; });
+    const double shift = dp / count_p;
+    double ep = 0;
+    r.for_owned(r.model->P(), [&](real p, double x, double y, double) {
+      ep += std::fabs(p - shift - pressure(x, y));
+    });
+    return {ev / count_v, ep / count_p};
+  }
+};
+
+TEST(Stokes, InclusionInPureShearConvergesWithResolution) {
+  const Inclusion inc;
+  std::vector<Inclusion::Errors> e;
+  std::string record;
+  const int levels[3] = {32, 64, 128};
+  for (int n : levels) {
+    StokesRun r(inc.config(n));
+    inc.prescribe(r);
+    const long long it = r.solve();
+    e.push_back(inc.errors(r));
+    record += "n=" + std::to_string(n) + " it=" + std::to_string(it) +
+              " ev=" + std::to_string(e.back().v) + " ep=" + std::to_string(e.back().p) + "; ";
+    // Incompressible to the tolerance (continuity residual is div(v) mu / stress scale).
+    EXPECT_LE(r.model->residuals().back().norm, 1e-8);
+  }
+  RecordProperty("errors", record);
+  std::printf("%s\n", record.c_str());
+  for (std::size_t l = 1; l < e.size(); ++l) {
+    // An interface inside cells on a staggered grid: first order in velocity and pressure (L1).
+    EXPECT_GT(std::log2(e[l - 1].v / e[l].v), 0.9) << "velocity, level " << l;
+    EXPECT_GT(std::log2(e[l - 1].p / e[l].p), 0.8) << "pressure, level " << l;
+  }
+  EXPECT_LT(e.back().v, 5e-3);
+}
+
+// Flow down a periodic channel between no-slip walls driven by rho g along x:
+// v_x = rho g y (H - y) / (2 mu), P = 0. The no-slip ghosts (mirrored through the wall) make the
+// error second order in dy.
+TEST(Stokes, PoiseuilleFlowBetweenNoSlipWallsConvergesAtSecondOrder) {
+  const double H = 1, mu = 2, rho_g = 3;
+  std::vector<double> err;
+  for (int n : {12, 24}) {
+    io::json c = {{"grid", {{"n", {8, n, 1}}, {"periodic", {true, false, false}}}},
+                  {"solver", {{"tol", 1e-11}, {"tol_mode", "absolute"}, {"ncheck", 100}}},
+                  {"stokes",
+                   {{"viscosity", mu},
+                    {"density", 1.0},
+                    {"gravity", {rho_g, 0.0, 0.0}},
+                    {"boundary", {{"y_lo", "no_slip"}, {"y_hi", "no_slip"}}}}}};
+    StokesRun r(c);
+    r.solve();
+    double e = 0;
+    r.for_owned(r.model->V(0), [&](real v, double, double y, double) {
+      e = std::fmax(e, std::fabs(v - rho_g * y * (H - y) / (2 * mu)));
+    });
+    r.for_owned(r.model->V(1), [&](real v, double, double, double) { EXPECT_NEAR(v, 0, 1e-9); });
+    err.push_back(e);
+  }
+  EXPECT_LT(err[1], 1e-3);
+  EXPECT_NEAR(std::log2(err[0] / err[1]), 2.0, 0.1);
+}
+
+// A buoyant inclusion in a box: one solve per resolution; iterations ~ n (accelerated PT), not n^2.
+TEST(Stokes, PtIterationsGrowLinearlyWithResolution) {
+  std::vector<long long> it;
+  for (int n : {16, 32, 64}) {
+    io::json c = {{"grid", {{"n", {n, n, 1}}}},
+                  {"solver", {{"tol", 1e-6}, {"tol_mode", "absolute"}, {"ncheck", 20}}},
+                  {"stokes",
+                   {{"gravity", {0.0, -1.0, 0.0}},
+                    {"inclusion", {{"radius", 0.1}, {"viscosity", 1.0}, {"density", 1.0}}}}}};
+    StokesRun r(c);
+    it.push_back(r.solve());
+  }
+  RecordProperty("iterations_16_32_64",
+                 std::to_string(it[0]) + " " + std::to_string(it[1]) + " " + std::to_string(it[2]));
+  EXPECT_LE(it[1], 2.2 * it[0]);
+  EXPECT_LE(it[2], 2.2 * it[1]);
+  EXPECT_GE(it[2], 1.5 * it[0]);  // and not suspiciously flat
+}
+
+// A weak inclusion 10^4 times less viscous than the matrix, rising: converges, incompressible.
+TEST(Stokes, ViscosityContrastOf1e4Converges) {
+  io::json c = {{"grid", {{"n", {32, 32, 1}}}},
+                {"solver", {{"tol", 1e-6}, {"tol_mode", "absolute"}, {"ncheck", 100}}},
+                {"stokes",
+                 {{"gravity", {0.0, -1.0, 0.0}},
+                  {"density", 1.0},
+                  {"inclusion", {{"radius", 0.15}, {"viscosity", 1e-4}, {"density", 0.0}}}}}};
+  StokesRun r(c);
+  const long long it = r.solve();
+  RecordProperty("iterations", std::to_string(it));
+  const auto res = r.model->residuals();
+  for (const auto& e : res) EXPECT_LE(e.norm, 1e-6) << e.equation;
+  // The light inclusion rises: v_y > 0 at the centre.
+  double vy_centre = 0;
+  r.for_owned(r.model->V(1), [&](real v, double x, double y, double) {
+    if (std::fabs(x - 0.5) < 0.02 && std::fabs(y - 0.5) < 0.02) vy_centre = v;
+  });
+  EXPECT_GT(vy_centre, 0);
+}
+
+// A heavy sphere sinking in a box in 3-D: converges, incompressible, symmetric under x -> -x.
+TEST(Stokes, SinkingSphere3D) {
+  io::json c = {{"grid", {{"n", {16, 16, 16}}}},
+                {"solver", {{"tol", 1e-7}, {"tol_mode", "absolute"}, {"ncheck", 100}}},
+                {"stokes",
+                 {{"gravity", {0.0, 0.0, -1.0}},
+                  {"inclusion", {{"radius", 0.2}, {"viscosity", 10.0}, {"density", 1.0}}}}}};
+  StokesRun r(c);
+  r.solve();
+  for (const auto& e : r.model->residuals()) EXPECT_LE(e.norm, 1e-7) << e.equation;
+  std::vector<real> vz;
+  double vz_centre = 0;
+  r.for_owned(r.model->V(2), [&](real v, double x, double y, double z) {
+    vz.push_back(v);
+    if (std::fabs(x - 0.5) < 0.04 && std::fabs(y - 0.5) < 0.04 && std::fabs(z - 0.5) < 0.01)
+      vz_centre = v;
+  });
+  EXPECT_LT(vz_centre, 0);
+  // Mirror symmetry in x: v_z(i) = v_z(15 - i) on the 16 x 16 x 17 faces.
+  double asym = 0;
+  for (int k = 0; k < 17; ++k)
+    for (int j = 0; j < 16; ++j)
+      for (int i = 0; i < 8; ++i)
+        asym =
+            std::fmax(asym, std::fabs(vz[i + 16 * (j + 16 * k)] - vz[15 - i + 16 * (j + 16 * k)]));
+  EXPECT_LT(asym, 1e-6 * std::fabs(vz_centre));
+}
+
+TEST(Stokes, OneDimensionalGridIsRejected) {
+  EXPECT_NE(error_of([] {
+              StokesRun r(io::json{{"grid", {{"n", {16, 1, 1}}}}});
+            }).find("grid.n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace staghorn::test
