@@ -1,8 +1,8 @@
 #pragma once
 // The reduced porosity-wave model's kernels: effective pressure Pe and porosity phi at cell
 // centres, Darcy fluxes on faces. One implicit (backward Euler) step solves
-//   R = div q - Pe / eta_phi(phi, Pe) = 0,  q = k(phi) (grad Pe + buoyancy e_up),
-//   phi = phi_old - dt Pe / eta_phi(phi, Pe)   (in closed form: Material::porosity),
+//   R = div q - (phi_old - phi) / dt = 0,  q = k(phi) (grad Pe + buoyancy e_up),
+//   phi = phi(phi_old, Pe) from dphi/dt = -Pe / eta_phi (in closed form: Material::porosity),
 // so phi is a local function of Pe and only Pe is iterated (docs/models/hydromech.md).
 
 #include "core/field.hpp"
@@ -28,8 +28,8 @@ SH_HD inline Star gather(const View& f, std::ptrdiff_t o) {
 
 // What one cell's stencil yields: the residual and what the pseudo-step needs.
 struct CellEval {
-  real R;      // div q - Pe / eta_phi
-  real r;      // d(Pe / eta_phi)/dPe at fixed phi_old: the compaction term's Jacobian
+  real R;      // div q - (phi_old - phi) / dt
+  real r;      // d((phi_old - phi)/dt)/dPe: the compaction term's Jacobian
   real k_c;    // k at the cell
   real k_max;  // largest face permeability
   real dk;     // sum over faces of |dq_f/dk_f| rdx_f (for the Jacobian's dk/dPe part)
@@ -50,11 +50,13 @@ struct Coefficients {
                   CellEval& e) const {
     const real k_lo = real(0.5) * (k_c + mat.permeability(mat.porosity(Po_lo, P_lo, dt)));
     const real k_hi = real(0.5) * (k_c + mat.permeability(mat.porosity(Po_hi, P_hi, dt)));
-    const real g_lo = (P_c - P_lo) * rdx[a] + body[a];  // driving gradient on each face
-    const real g_hi = (P_hi - P_c) * rdx[a] + body[a];
-    e.R += (k_hi * g_hi - k_lo * g_lo) * rdx[a];
+    const real q_lo = darcy_flux(k_lo, P_lo, P_c, rdx[a], body[a]);
+    const real q_hi = darcy_flux(k_hi, P_c, P_hi, rdx[a], body[a]);
+    e.R += (q_hi - q_lo) * rdx[a];
     e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
-    e.dk += (fabs(g_lo) + fabs(g_hi)) * rdx[a];
+    // |grad Pe + buoyancy| on both faces: how much the fluxes change with the face k.
+    e.dk +=
+        (fabs((P_c - P_lo) * rdx[a] + body[a]) + fabs((P_hi - P_c) * rdx[a] + body[a])) * rdx[a];
   }
 
   template <int Dim>
@@ -65,10 +67,9 @@ struct Coefficients {
     axis(P.c, e.k_c, P.w, Po.w, P.e, Po.e, 0, e);
     if constexpr (Dim >= 2) axis(P.c, e.k_c, P.s, Po.s, P.n, Po.n, 1, e);
     if constexpr (Dim >= 3) axis(P.c, e.k_c, P.b, Po.b, P.t, Po.t, 2, e);
-    const real coef = mat.compaction_coefficient(e.phi, P.c);
-    e.R -= P.c * coef;
-    // With phi = phi(Pe): d(Pe/eta)/dPe = coef phi / phi_old for m = 1, coef for m = 0.
-    e.r = (mat.m == 1 && Po.c > 0) ? coef * e.phi / Po.c : coef;
+    e.R -= mat.compaction_rate(Po.c, P.c, dt);
+    // d/dPe of (phi_old - phi(Pe)) / dt: w / eta0 (m = 0), w phi / (eta0 phi0) (m = 1).
+    e.r = mat.compaction_coefficient(e.phi, P.c);
     return e;
   }
 

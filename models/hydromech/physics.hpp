@@ -52,12 +52,24 @@ struct Material {
     return m == 0 ? w : w * phi * rphi0;
   }
 
-  // Porosity after an implicit (backward Euler) step dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old
-  // with the effective pressure Pe at the new time: exact, in closed form, for m = 0 and m = 1.
+  // Porosity at the end of a step of dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old, with Pe held
+  // at its value at the new time (implicit in Pe): m = 0: phi_old - dt Pe w / eta0; m = 1: the
+  // exact exp(-dt Pe w / (eta0 phi0)) growth or decay, positive and finite for any Pe (backward
+  // Euler's phi_old / (1 + dt Pe w / (eta0 phi0)) blows up in strong decompaction).
   SH_HD real porosity(real phi_old, real Pe, real dt) const {
-    const real w = weakening_factor(Pe) / eta0;
-    return m == 0 ? phi_old - dt * Pe * w : phi_old / (real(1) + dt * Pe * w * rphi0);
+    const real x = dt * Pe * weakening_factor(Pe) / eta0;
+    return m == 0 ? phi_old - x : phi_old * exp(fmax(-x * rphi0, real(-kMaxGrowth)));
   }
+
+  // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean
+  // the logarithmic mean of phi_old and phi for m = 1 (without the cancellation of a difference).
+  SH_HD real compaction_rate(real phi_old, real Pe, real dt) const {
+    const real x = dt * Pe * weakening_factor(Pe) / eta0;
+    if (m == 0) return x / dt;
+    return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxGrowth))) / dt;
+  }
+
+  static constexpr int kMaxGrowth = 50;  // porosity may grow at most e^50-fold in one step
 };
 
 // Darcy flux across a face (positive towards the high side): q = k (dPe/dx + buoyancy), the
@@ -65,11 +77,6 @@ struct Material {
 // buoyancy's component along the face normal.
 SH_HD inline real darcy_flux(real k_face, real Pe_lo, real Pe_hi, real rdx, real body) {
   return k_face * ((Pe_hi - Pe_lo) * rdx + body);
-}
-
-// Rate of compaction -dphi/dt = Pe / eta_phi (positive: the pores close, fluid is expelled).
-SH_HD inline real compaction_rate(const Material& mat, real phi, real Pe) {
-  return Pe * mat.compaction_coefficient(phi, Pe);
 }
 
 }  // namespace staghorn::hydromech
