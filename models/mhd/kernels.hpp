@@ -46,9 +46,90 @@ struct Vars {
   real* p[kMaxVars];
 };
 
-// One RK3 stage on one cell: w = alpha w + dt F(f), f_out = f + beta w.
+// Everything the equations need at one cell: values and derivatives, gathered one variable at a
+// time (a tiled kernel can then stage one variable at a time through shared memory).
+struct Local {
+  real lnrho = 0, ss = 0;
+  Vec3 u, glnrho, gss;
+  real lap_lnrho = 0, lap_ss = 0;
+  VectorDerivatives du, dA;
+};
+
+// Adds variable v, whose value is at p (neighbours at the strides of ax), to L.
 template <int Order, bool Entropy>
-struct Substep {
+SH_HD inline void gather(int v, const real* p, const Axes& ax, Local& L) {
+  if (v == kLnrho) {
+    L.lnrho = *p;
+    L.glnrho = gradient<Order>(p, ax);
+    if (Entropy) L.lap_lnrho = laplacian<Order>(p, ax);
+  } else if (v <= kUz) {
+    L.u[v - kUx] = *p;
+    add_component<Order>(p, ax, v - kUx, L.du);
+  } else if (v <= kAz) {
+    add_component<Order>(p, ax, v - kAx, L.dA);
+  } else {
+    L.ss = *p;
+    L.gss = gradient<Order>(p, ax);
+    L.lap_ss = laplacian<Order>(p, ax);
+  }
+}
+
+// F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
+// gathered derivatives; `force` already evaluated at the cell).
+template <bool Entropy>
+SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
+                        real* rhs) {
+  const VectorDerivatives &du = L.du, &dA = L.dA;
+  const Vec3 u = L.u, glnrho = L.glnrho, gss = L.gss;
+  const real rho = exp(L.lnrho);
+  const Vec3 B = dA.curl() + ph.B_ext;
+  const Vec3 J = (1 / ph.mu0) * dA.curl_curl();
+  const real div_u = du.div();
+  Mat3 S;  // traceless rate of strain
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      S.m[a][b] = 0.5 * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? div_u / 3 : 0);
+
+  // (B.1) continuity
+  rhs[kLnrho] = -dot(u, glnrho) - div_u;
+
+  // (B.2) momentum: advection, pressure, Lorentz force, viscosity, forcing
+  Vec3 pressure = -ph.cs2_0 * glnrho;
+  real cs2 = ph.cs2_0;
+  if (Entropy) {
+    cs2 = ph.cs2_0 * exp(ph.gamma * L.ss / ph.cp + (ph.gamma - 1) * (L.lnrho - ph.lnrho0));
+    pressure = -cs2 * ((1 / ph.cp) * gss + glnrho);
+  }
+  const Vec3 viscous =
+      ph.nu * (du.lap + (1.0 / 3) * du.grad_div + 2 * (S * glnrho)) + ph.zeta * du.grad_div;
+  const Vec3 dudt = pressure - du.grad * u + (1 / rho) * cross(J, B) + viscous + force;
+  rhs[kUx] = dudt.x, rhs[kUy] = dudt.y, rhs[kUz] = dudt.z;
+
+  // (B.4) induction, uncurled: dA/dt = u x B + eta lap A
+  const Vec3 dAdt = cross(u, B) + ph.eta * dA.lap;
+  rhs[kAx] = dAdt.x, rhs[kAy] = dAdt.y, rhs[kAz] = dAdt.z;
+
+  // (B.3) entropy: rho T Ds/Dt = H - C + div(K grad T) + eta mu0 j^2 + 2 rho nu S:S
+  //                              + zeta rho (div u)^2
+  if (Entropy) {
+    const real T = cs2 / (ph.cp * (ph.gamma - 1));
+    const Vec3 glnT = (ph.gamma / ph.cp) * gss + (ph.gamma - 1) * glnrho;
+    const real lap_lnT = (ph.gamma / ph.cp) * L.lap_ss + (ph.gamma - 1) * L.lap_lnrho;
+    real SS = 0;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) SS += S.m[a][b] * S.m[a][b];
+    // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
+    const real conduction = ph.K * T * (lap_lnT + dot(glnT, glnT));
+    const real heat = ph.heating - ph.cooling + conduction + ph.eta * ph.mu0 * dot(J, J) +
+                      2 * rho * ph.nu * SS + ph.zeta * rho * div_u * div_u;
+    rhs[kSs] = -dot(u, gss) + heat / (rho * T);
+  }
+  if (kinematic)  // only the induction equation evolves
+    for (int v : {kLnrho, kUx, kUy, kUz, kSs}) rhs[v] = 0;
+}
+
+// What one RK3 stage needs besides the cell: w = alpha w + dt F(f), f_out = f + beta w.
+struct StageArgs {
   Vars in, out, w;
   View shape;  // strides of the shared layout
   Axes ax;
@@ -56,81 +137,32 @@ struct Substep {
   Forcing force;
   real alpha, beta, dt;
   bool kinematic;  // only A evolves (u, ln rho, s held): kinematic dynamo problems
+};
+
+// The 2N update of every variable of a cell from its rates.
+template <int Vars_>
+SH_HD inline void update(const StageArgs& a, std::ptrdiff_t o, const real* rhs) {
+#pragma unroll
+  for (int v = 0; v < Vars_; ++v) {
+    const real wv = a.alpha * a.w.p[v][o] + a.dt * rhs[v];
+    a.w.p[v][o] = wv;
+    a.out.p[v][o] = a.in.p[v][o] + a.beta * wv;
+  }
+}
+
+// One RK3 stage on one cell, every variable read straight from memory (the reference kernel).
+template <int Order, bool Entropy>
+struct Substep {
+  StageArgs a;
   static constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
 
   SH_HD void operator()(int i, int j, int k) const {
-    const std::ptrdiff_t o = shape.offset(i, j, k);
+    const std::ptrdiff_t o = a.shape.offset(i, j, k);
+    Local L;
+    for (int v = 0; v < kVars; ++v) gather<Order, Entropy>(v, a.in.p[v] + o, a.ax, L);
     real rhs[kMaxVars];
-    rates(o, i, j, k, rhs);
-    if (kinematic)
-      for (int v = 0; v < kVars; ++v)
-        if (v < kAx || v > kAz) rhs[v] = 0;
-#pragma unroll
-    for (int v = 0; v < kVars; ++v) {
-      const real wv = alpha * w.p[v][o] + dt * rhs[v];
-      w.p[v][o] = wv;
-      out.p[v][o] = in.p[v][o] + beta * wv;
-    }
-  }
-
-  // F(f) at offset o: d ln rho/dt, du/dt, dA/dt and ds/dt.
-  SH_HD void rates(std::ptrdiff_t o, int i, int j, int k, real* rhs) const {
-    const real* lnrho = in.p[kLnrho] + o;
-    const real* const u_at[3] = {in.p[kUx] + o, in.p[kUy] + o, in.p[kUz] + o};
-    const real* const A_at[3] = {in.p[kAx] + o, in.p[kAy] + o, in.p[kAz] + o};
-    const Vec3 u{*u_at[0], *u_at[1], *u_at[2]};
-    const Vec3 glnrho = gradient<Order>(lnrho, ax);
-    const VectorDerivatives du = vector_derivatives<Order>(u_at, ax);
-    const VectorDerivatives dA = vector_derivatives<Order>(A_at, ax);
-
-    const real rho = exp(*lnrho);
-    const Vec3 B = dA.curl() + ph.B_ext;
-    const Vec3 J = (1 / ph.mu0) * dA.curl_curl();
-    const real div_u = du.div();
-    Mat3 S;  // traceless rate of strain
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b)
-        S.m[a][b] = 0.5 * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? div_u / 3 : 0);
-
-    // (B.1) continuity
-    rhs[kLnrho] = -dot(u, glnrho) - div_u;
-
-    // (B.2) momentum: advection, pressure, Lorentz force, viscosity, forcing
-    Vec3 pressure = -ph.cs2_0 * glnrho;
-    real cs2 = ph.cs2_0, ss = 0;
-    Vec3 gss;
-    if (Entropy) {
-      ss = in.p[kSs][o];
-      gss = gradient<Order>(in.p[kSs] + o, ax);
-      cs2 = ph.cs2_0 * exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (*lnrho - ph.lnrho0));
-      pressure = -cs2 * ((1 / ph.cp) * gss + glnrho);
-    }
-    const Vec3 viscous =
-        ph.nu * (du.lap + (1.0 / 3) * du.grad_div + 2 * (S * glnrho)) + ph.zeta * du.grad_div;
-    Vec3 dudt = pressure - du.grad * u + (1 / rho) * cross(J, B) + viscous;
-    if (force.on) dudt = dudt + force.at(i, j, k);
-    rhs[kUx] = dudt.x, rhs[kUy] = dudt.y, rhs[kUz] = dudt.z;
-
-    // (B.4) induction, uncurled: dA/dt = u x B + eta lap A
-    const Vec3 dAdt = cross(u, B) + ph.eta * dA.lap;
-    rhs[kAx] = dAdt.x, rhs[kAy] = dAdt.y, rhs[kAz] = dAdt.z;
-
-    // (B.3) entropy: rho T Ds/Dt = H - C + div(K grad T) + eta mu0 j^2 + 2 rho nu S:S
-    //                              + zeta rho (div u)^2
-    if (Entropy) {
-      const real T = cs2 / (ph.cp * (ph.gamma - 1));
-      const Vec3 glnT = (ph.gamma / ph.cp) * gss + (ph.gamma - 1) * glnrho;
-      const real lap_lnT = (ph.gamma / ph.cp) * laplacian<Order>(in.p[kSs] + o, ax) +
-                           (ph.gamma - 1) * laplacian<Order>(lnrho, ax);
-      real SS = 0;
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) SS += S.m[a][b] * S.m[a][b];
-      // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
-      const real conduction = ph.K * T * (lap_lnT + dot(glnT, glnT));
-      const real heat = ph.heating - ph.cooling + conduction + ph.eta * ph.mu0 * dot(J, J) +
-                        2 * rho * ph.nu * SS + ph.zeta * rho * div_u * div_u;
-      rhs[kSs] = -dot(u, gss) + heat / (rho * T);
-    }
+    rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
+    update<kVars>(a, o, rhs);
   }
 };
 

@@ -5,6 +5,10 @@
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 
+#if defined(__CUDACC__)
+#include "models/mhd/tiled.hpp"
+#endif
+
 namespace staghorn::mhd {
 namespace {
 
@@ -85,6 +89,9 @@ Mhd::Mhd(const ModelContext& ctx)
       order_(order_from(ctx.config)),
       entropy_(!io::at_path(ctx.config, "mhd.isothermal").get<bool>()),
       kinematic_(io::at_path(ctx.config, "mhd.kinematic").get<bool>()),
+      // The tiled kernel is CUDA-only and 3-D; elsewhere the generic one runs.
+      tiled_(io::at_path(ctx.config, "mhd.kernel").get<std::string>() == "tiled" &&
+             ctx.dec.grid().dims() == 3),
       ph_(physics_from(ctx.config)),
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
@@ -153,17 +160,23 @@ void Mhd::stage_with(real alpha, real beta, real dt) {
   const Vars in = pointers(f_), out = pointers(next_), w = pointers(w_);
   const View shape = f_[0].view();
   const Axes ax = axes();
+  const StageArgs args{in, out, w, shape, ax, ph_, force_, alpha, beta, dt, kinematic_};
   update_and_exchange(ex_, halo_, split_, state_pointers(next_), hide_,
                       [&](const Region& r, Lane lane) {
                         if (entropy_)
-                          for_each(ex_, r, lane,
-                                   Substep<Order, true>{in, out, w, shape, ax, ph_, force_, alpha,
-                                                        beta, dt, kinematic_});
+                          run_stage<Order, true>(args, r, lane);
                         else
-                          for_each(ex_, r, lane,
-                                   Substep<Order, false>{in, out, w, shape, ax, ph_, force_, alpha,
-                                                         beta, dt, kinematic_});
+                          run_stage<Order, false>(args, r, lane);
                       });
+}
+
+template <int Order, bool Entropy>
+void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane) {
+#if defined(__CUDACC__)
+  if (tiled_ && ex_.on_device() && !r.empty())
+    return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args);
+#endif
+  for_each(ex_, r, lane, Substep<Order, Entropy>{args});
 }
 
 void Mhd::stage(int index, real alpha, real beta, real dt) {

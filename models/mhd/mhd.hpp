@@ -38,6 +38,8 @@ class Mhd final : public Model, public rk3::Problem {
  private:
   template <int Order>
   void stage_with(real alpha, real beta, real dt);
+  template <int Order, bool Entropy>
+  void run_stage(const StageArgs& args, const Region& r, Lane lane);
   template <int Order>
   real reduce_cells(CellQuantity q, bool max) const;
   real reduce_cells(CellQuantity q, bool max) const;
@@ -53,6 +55,7 @@ class Mhd final : public Model, public rk3::Problem {
   int order_;
   bool entropy_;
   bool kinematic_;
+  bool tiled_;
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
   HaloExchange halo_;

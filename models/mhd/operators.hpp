@@ -50,19 +50,14 @@ struct VectorDerivatives {
   SH_HD Vec3 curl_curl() const { return grad_div - lap; }
 };
 
-// Derivatives of the vector field whose components start at p[0], p[1], p[2] (same offset).
+// Adds component c of a vector field (values at p) to its derivatives: row c of the gradient,
+// lap v_c, and its terms d_i d_c v_c of (grad div v)_i. Components must come in the order 0, 1, 2
+// onto a zeroed grad_div (the sums then run in one fixed order, whichever kernel gathers them).
 template <int O>
-SH_HD inline VectorDerivatives vector_derivatives(const real* const p[3], const Axes& ax) {
-  VectorDerivatives d;
-  real gd[3];
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) d.grad.m[i][j] = d_da<O>(p[i], ax, j);
-    gd[i] = 0;
-    for (int j = 0; j < 3; ++j) gd[i] += d2_dadb<O>(p[j], ax, i, j);
-  }
-  d.lap = {laplacian<O>(p[0], ax), laplacian<O>(p[1], ax), laplacian<O>(p[2], ax)};
-  d.grad_div = {gd[0], gd[1], gd[2]};
-  return d;
+SH_HD inline void add_component(const real* p, const Axes& ax, int c, VectorDerivatives& d) {
+  for (int j = 0; j < 3; ++j) d.grad.m[c][j] = d_da<O>(p, ax, j);
+  d.lap[c] = laplacian<O>(p, ax);
+  for (int i = 0; i < 3; ++i) d.grad_div[i] += d2_dadb<O>(p, ax, i, c);
 }
 
 }  // namespace staghorn::mhd

@@ -15,6 +15,11 @@ void Mhd::add_options(io::Schema& s) {
   s.add("mhd.kinematic", Type::boolean, false,
         "Kinematic run: only the induction equation is integrated, u, ln rho and s stay as "
         "initialised (kinematic dynamo problems)");
+  s.add("mhd.kernel", Type::string, "generic",
+        "Stage kernel: generic (one thread per cell reading every neighbour from memory; the "
+        "reference, any backend) or tiled (CUDA, 3-D: variables staged one at a time through "
+        "shared memory; elsewhere the generic one runs)")
+      .one_of({"generic", "tiled"});
   s.add("mhd.cs0", Type::number, 1.0, "Sound speed at the reference state (lnrho0, s = 0)")
       .above(0);
   s.add("mhd.gamma", Type::number, 5.0 / 3, "Adiabatic index gamma = cp / cv").above(1);

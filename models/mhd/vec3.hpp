@@ -8,6 +8,7 @@ namespace staghorn::mhd {
 struct Vec3 {
   real x = 0, y = 0, z = 0;
   SH_HD constexpr real operator[](int a) const { return a == 0 ? x : (a == 1 ? y : z); }
+  SH_HD real& operator[](int a) { return a == 0 ? x : (a == 1 ? y : z); }
 };
 
 SH_HD inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
