@@ -80,16 +80,22 @@ int main(int argc, char** argv) {
     const double s = seconds_per(ex, iters, [&] { for_each(ex, l.interior(), k); });
     report("stream (13 read, 10 write)", s, 23 * sizeof(real));
   }
-  {
+  for (int threads : {256, 128, 512}) {
     stokes::Stokes model({config, dec, ex});
+    model.set_threads(threads);
     model.refresh();
     model.begin_solve(rs.dt);
-    const double t_res = seconds_per(ex, 5, [&] { model.residuals(); });
+    if (threads == 256) {
+      const double t_res = seconds_per(ex, 5, [&] { model.residuals(); });
+      std::printf("residual check (all equations): %.3f ms\n", t_res * 1e3);
+    }
     const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
-    std::printf("residual check (all equations): %.3f ms\n", t_res * 1e3);
-    report("fused iteration (generic kernel)", s, model.bytes_per_cell_iteration());
-    std::printf("A_eff per cell: %.0f bytes (V, P, tau read and written; mu, mu_max, rho read)\n",
-                model.bytes_per_cell_iteration());
+    char name[64];
+    std::snprintf(name, sizeof name, "fused iteration, %d threads", threads);
+    report(name, s, model.bytes_per_cell_iteration());
+    if (threads == 256)
+      std::printf("A_eff per cell: %.0f bytes (V, P, tau read and written; mu, mu_max, rho read)\n",
+                  model.bytes_per_cell_iteration());
   }
   return 0;
 }

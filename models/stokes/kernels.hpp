@@ -170,9 +170,10 @@ struct PhysicalStress {
 };
 
 // One fused PT iteration (the generic, reference kernel) at cell (i, j, k). Faces on a wall keep
-// their values.
-template <int Dim>
+// their values. Threads: CUDA block size (the same arithmetic for any; benchmarks compare them).
+template <int Dim, int Threads = 256>
 struct Iteration {
+  static constexpr int kThreads = Threads;
   Pseudo<Dim> ps;
   State out;  // new values
 

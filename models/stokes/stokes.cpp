@@ -276,9 +276,12 @@ void Stokes::iterate_dim(int count) {
     const Pseudo<Dim> ps{{c, state(), material()}};
     const State next = state_of(V_new_, P_new_, T_new_);
     update_wall_edges<Dim>(ps, next);
-    const Iteration<Dim> k{ps, next};
-    update_and_exchange(ex_, halo_, split_, out, hide_,
-                        [&](const Region& r, Lane lane) { for_each(ex_, r, lane, k); });
+    update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
+      // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
+      if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
+      if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});
+      for_each(ex_, r, lane, Iteration<Dim>{ps, next});
+    });
     apply_velocity_walls(V_new_);
     for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
     for (int s : stress_components(Dim)) T_[s].swap_data(T_new_[s]);

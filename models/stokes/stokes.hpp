@@ -43,6 +43,8 @@ class Stokes final : public Model, public pt::Problem {
   Field& tau(int component) { return T_[component]; }  // xx, yy, zz, xy, xz, yz
   Field& mu() { return mu_; }
   Field& rho() { return rho_; }
+  // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
+  void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
   Params params() const;
   // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
@@ -80,6 +82,7 @@ class Stokes final : public Model, public pt::Problem {
   std::vector<pt::Residual> last_;  // residuals at the end of the last solve
   bool harmonic_;
   std::array<real, 3> g_;
+  int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   pt::Solver solver_;
 };
