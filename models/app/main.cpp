@@ -83,6 +83,7 @@ int execute(const Command& c, const Comm& comm) {
     if (comm.root()) describe(c.model, std::cout);
   } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {
     app::check(c.request, comm, std::cout);
+    if (c.dry_run) app::predict(c.request, comm, std::cout);
   } else if (c.verb == "run") {
     app::run(c.request, comm, std::cout);
   } else {

@@ -13,6 +13,7 @@
 #include "io/records.hpp"
 #include "io/snapshot.hpp"
 #include "models/app/fault.hpp"
+#include "models/app/performance.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "solvers/time_loop.hpp"
@@ -69,6 +70,23 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
   if (!restart.empty() && !fs::is_regular_file(restart))
     throw io::ConfigError("restart: snapshot '" + restart + "' does not exist");
   return s;
+}
+
+// Everything `run` builds before its first step: setup, network (collective) and model.
+std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& comm) {
+  const int node_rank = comm.node_rank();
+  std::unique_ptr<Model> model;
+  together(comm, [&] { s = prepare(request, comm, node_rank); });
+  // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
+  s.exec.use_network(std::make_shared<Network>(comm, s.exec, s.settings.transport,
+                                               s.settings.nccl_library));
+  together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
+  return model;
+}
+
+RunPrediction prediction(const Setup& s, Model& model) {
+  return predict_run(s.config, *s.dec, s.exec, *s.exec.network(),
+                     static_cast<int>(model.state_fields().size()));
 }
 
 std::string snapshot_path(const RunSettings& s, long long step) {
@@ -170,16 +188,20 @@ void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
       << Decomposition::halo_cost(s.settings.grid, d, s.model->halo) << " cells per field\n";
 }
 
-io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
-  const int node_rank = comm.node_rank();
+void predict(const RunRequest& request, const Comm& comm, std::ostream& out) {
   Setup s;
-  std::unique_ptr<Model> model;
-  together(comm, [&] { s = prepare(request, comm, node_rank); });
-  // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
-  s.exec.use_network(std::make_shared<Network>(comm, s.exec, s.settings.transport,
-                                               s.settings.nccl_library));
-  together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
+  std::unique_ptr<Model> model = start(s, request, comm);
+  RunPrediction p;
+  together(comm, [&] { p = prediction(s, *model); });
+  if (comm.root()) out << describe(p);
+}
+
+io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
+  Setup s;
+  std::unique_ptr<Model> model = start(s, request, comm);
   const RunSettings& rs = s.settings;
+  RunPrediction predicted;  // before any output: a bad reference file is bad input
+  together(comm, [&] { predicted = prediction(s, *model); });
 
   LoopState state;
   if (!rs.restart.empty()) {
@@ -239,6 +261,7 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   }
 
   io::json m = metrics(s, *model, state.step - first_step, iterations, solve_seconds);
+  add_prediction(m, predicted, m["time_per_iteration_s"].get<double>());
   m["output_dir"] = rs.output_dir;
   m["finished"] = now_utc();
   if (comm.root()) {

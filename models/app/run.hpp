@@ -35,6 +35,10 @@ io::json resolve_config(const RunRequest& request);
 // nothing.
 void check(const RunRequest& request, const Comm& comm, std::ostream& out);
 
+// `staghorn run --dry-run`, after `check`: builds the model (no step taken), probes the link and
+// prints the performance model's prediction (models/app/performance.hpp).
+void predict(const RunRequest& request, const Comm& comm, std::ostream& out);
+
 // `staghorn run`: runs the model; returns the metrics record (also appended to metrics.jsonl).
 // Nothing in the output directory is touched before every check has passed.
 io::json run(const RunRequest& request, const Comm& comm, std::ostream& out);

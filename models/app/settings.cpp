@@ -1,6 +1,7 @@
 #include "models/app/settings.hpp"
 
 #include "models/app/fault.hpp"
+#include "models/app/performance.hpp"
 
 namespace staghorn::app {
 
@@ -61,6 +62,7 @@ void add_run_options(io::Schema& s) {
   s.add("metrics.copy_bandwidth", Type::boolean, true,
         "Measure the copy bandwidth at the end of the run, to report T_eff as a fraction of it");
   FaultSpec::add_options(s);
+  add_performance_options(s);
 }
 
 RunSettings RunSettings::from(const io::json& c) {

@@ -1,0 +1,133 @@
+#include "models/app/performance.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+namespace staghorn::app {
+
+void add_performance_options(io::Schema& s) {
+  using io::Type;
+  s.add("performance.cell_rate", Type::number, 0.0,
+        "pi of the performance model: cell updates per second of one device (0: from "
+        "performance.reference_metrics)")
+      .at_least(0);
+  s.add("performance.reference_metrics", Type::string, "",
+        "A previous run's metrics.jsonl: its last line of this model gives pi (cell updates/s "
+        "per rank); empty and no cell_rate: no prediction");
+  s.add("performance.link_bandwidth", Type::number, 0.0,
+        "beta of the performance model in GB/s per direction (0: measured by a short probe at "
+        "the start, halo-sized messages between rank pairs or the GPU peer copy)")
+      .at_least(0);
+  s.add("performance.sequential_time", Type::number, 0.0,
+        "t_seq of the performance model: seconds per iteration no rank count shortens")
+      .at_least(0);
+  s.add("performance.fields_exchanged", Type::integer, 0,
+        "Fields whose halos travel per iteration (0: the model's state fields, an upper bound for "
+        "models that exchange only some of them)")
+      .at_least(0);
+}
+
+namespace {
+
+// pi as cell updates/s per rank of the last line of `model` in a metrics.jsonl.
+double rate_from_metrics(const std::string& path, const std::string& model) {
+  std::ifstream in(path);
+  if (!in) throw io::ConfigError("performance.reference_metrics: cannot read '" + path + "'");
+  double rate = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const io::json m = io::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!m.is_object() || m.value("model", "") != model) continue;
+    const double r = m.value("cell_updates_per_s", 0.0) / std::max(m.value("ranks", 1), 1);
+    if (r > 0) rate = r;
+  }
+  if (rate <= 0)
+    throw io::ConfigError("performance.reference_metrics: no metrics line of model " + model +
+                          " with a cell update rate in '" + path + "'");
+  return rate;
+}
+
+}  // namespace
+
+RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
+                          const Network& net, int state_fields) {
+  using io::at_path;
+  RunPrediction p;
+  const std::string model = at_path(config, "model").get<std::string>();
+  const std::string reference = at_path(config, "performance.reference_metrics").get<std::string>();
+  p.model.cell_rate = at_path(config, "performance.cell_rate").get<double>();
+  p.cell_rate_from = "performance.cell_rate";
+  if (p.model.cell_rate <= 0 && !reference.empty()) {
+    p.model.cell_rate = rate_from_metrics(reference, model);
+    p.cell_rate_from = reference;
+  }
+  if (p.model.cell_rate <= 0) p.cell_rate_from = "unknown";
+  p.model.sequential_s = at_path(config, "performance.sequential_time").get<double>();
+  p.model.overlap = at_path(config, "exchange.hide_communication").get<bool>();
+
+  const int fields = at_path(config, "performance.fields_exchanged").get<int>();
+  p.fields_exchanged = fields > 0 ? fields : state_fields;
+  p.cells_per_rank = static_cast<double>(dec.local_cells().volume());
+  p.halo_bytes = halo_bytes(dec.grid(), dec.dims(), dec.halo(), p.fields_exchanged);
+
+  const double given = at_path(config, "performance.link_bandwidth").get<double>();
+  const int ranks = dec.comm().size();
+  if (ranks < 2) {
+    p.link_from = "none";
+  } else if (given > 0) {
+    p.model.link_bandwidth = given * 1e9, p.link_from = "performance.link_bandwidth";
+  } else {
+    // The whole halo in one message per pair: the exchange splits it over up to 26 neighbours,
+    // so the probe sees less latency than the exchange does (small blocks: beta optimistic).
+    const bool device_link = ex.on_device() && net.kind() != TransportKind::mpi;
+    p.model.link_bandwidth = probe_link_bandwidth(dec.comm(), p.halo_bytes, device_link);
+    p.link_from = device_link ? "probe (GPU peer copy or MPI pairs)" : "probe (MPI pairs)";
+  }
+  p.time = p.model.predict(p.cells_per_rank, p.halo_bytes, ranks);
+  return p;
+}
+
+io::json RunPrediction::to_json() const {
+  io::json j;
+  j["cell_rate"] = model.cell_rate;
+  j["cell_rate_from"] = cell_rate_from;
+  j["link_bandwidth_GBs"] = model.link_bandwidth / 1e9;
+  j["link_from"] = link_from;
+  j["cells_per_rank"] = cells_per_rank;
+  j["halo_bytes"] = halo_bytes;
+  j["fields_exchanged"] = fields_exchanged;
+  j["overlap"] = model.overlap;
+  j["t_compute_s"] = time.compute_s;
+  j["t_comm_s"] = time.comm_s;
+  j["t_seq_s"] = time.sequential_s;
+  return j;
+}
+
+void add_prediction(io::json& m, const RunPrediction& p, double measured) {
+  m["predicted_time_per_iteration_s"] = p.time.known ? io::json(p.time.total_s) : io::json();
+  m["measured_over_predicted"] =
+      p.time.known && measured > 0 ? io::json(measured / p.time.total_s) : io::json();
+  m["performance_model"] = p.to_json();
+}
+
+std::string describe(const RunPrediction& p) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "performance model: t = %s(W/pi, Q/beta) + t_seq, W = %.0f cells per rank, "
+                "pi = %.4g cells/s (%s), Q = %.0f bytes (%d field(s)), beta = %.4g GB/s (%s)\n",
+                p.model.overlap ? "max" : "sum", p.cells_per_rank, p.model.cell_rate,
+                p.cell_rate_from.c_str(), p.halo_bytes, p.fields_exchanged,
+                p.model.link_bandwidth / 1e9, p.link_from.c_str());
+  std::string out = buf;
+  if (!p.time.known)
+    return out +
+           "predicted time per iteration: unknown (no pi: set "
+           "performance.cell_rate or performance.reference_metrics)\n";
+  std::snprintf(buf, sizeof buf,
+                "predicted time per iteration: %.6g s (t_compute %.6g s, t_comm %.6g s, t_seq "
+                "%.6g s)\n",
+                p.time.total_s, p.time.compute_s, p.time.comm_s, p.time.sequential_s);
+  return out + buf;
+}
+
+}  // namespace staghorn::app

@@ -1,0 +1,41 @@
+#pragma once
+#include <string>
+
+#include "core/decomposition.hpp"
+#include "core/network.hpp"
+#include "core/perf_model.hpp"
+#include "io/schema.hpp"
+
+namespace staghorn::app {
+
+// The `performance.*` keys: where pi and beta come from for the run's prediction.
+void add_performance_options(io::Schema& schema);
+
+// The performance model of one run (core/perf_model.hpp) with its inputs and where they came
+// from, so that a reader can judge the prediction.
+struct RunPrediction {
+  PerfModel model;
+  PerfModel::Prediction time;  // per iteration
+  double cells_per_rank = 0;
+  double halo_bytes = 0;  // Q of the busiest rank per iteration
+  int fields_exchanged = 0;
+  std::string cell_rate_from;  // "performance.cell_rate", the reference file, or "unknown"
+  std::string link_from;       // "performance.link_bandwidth", the probe, or "none"
+
+  io::json to_json() const;
+};
+
+// pi from the config (directly or from a previous run's metrics.jsonl), beta from the config or
+// probed (collective: every rank calls it), Q from the decomposition. `state_fields`: the
+// fields exchanged per iteration unless performance.fields_exchanged says otherwise.
+RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
+                          const Network& net, int state_fields);
+
+// Adds the prediction to a metrics record: predicted_time_per_iteration_s and
+// measured_over_predicted (null when the model has no prediction), and the model's inputs.
+void add_prediction(io::json& metrics, const RunPrediction& p, double measured_per_iteration);
+
+// The lines `run --dry-run` prints.
+std::string describe(const RunPrediction& p);
+
+}  // namespace staghorn::app
