@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   const io::json user = {
       {"model", "stokes"},
       {"grid", {{"n", {n, n, dims == 3 ? n : 1}}}},
+      {"solver", {{"tol_mode", "absolute"}}},
       {"stokes",
        {{"gravity", {0.0, dims == 3 ? 0.0 : -1.0, dims == 3 ? -1.0 : 0.0}},
         {"inclusion", {{"radius", 0.1}, {"viscosity", 10.0}, {"density", 1.0}}}}}};

@@ -114,6 +114,12 @@ Stokes::Stokes(const ModelContext& ctx)
                 "harmonic"),
       solver_(pt::Options::from(ctx.config)) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
+  // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
+  // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
+  if (solver_.options().relative)
+    throw io::ConfigError(
+        "solver.tol_mode: the stokes model needs \"absolute\" (its residual norms are already "
+        "scaled by the problem's stress scale)");
   for (int a = 0; a < 3; ++a) g_[a] = io::at_path(ctx.config, "stokes.gravity")[a].get<real>();
   for (auto* set : {&V_, &V_new_, &V_old_})
     for (Field& f : *set) fill(ex_, f, 0);

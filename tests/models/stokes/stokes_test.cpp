@@ -196,10 +196,15 @@ TEST(Stokes, SinkingSphere3D) {
   EXPECT_LT(asym, 1e-6 * std::fabs(vz_centre));
 }
 
-TEST(Stokes, OneDimensionalGridIsRejected) {
-  EXPECT_NE(error_of([] {
-              StokesRun r(io::json{{"grid", {{"n", {16, 1, 1}}}}});
+TEST(Stokes, BadConfigsAreRejectedNamingTheKey) {
+  const io::json absolute = {{"tol_mode", "absolute"}};
+  EXPECT_NE(error_of([&] {
+              StokesRun r(io::json{{"grid", {{"n", {16, 1, 1}}}}, {"solver", absolute}});
             }).find("grid.n"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              StokesRun r(io::json{{"grid", {{"n", {16, 16, 1}}}}});
+            }).find("solver.tol_mode"),
             std::string::npos);
 }
 
