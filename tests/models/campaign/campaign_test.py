@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""campaign.py end to end: asserts the rows of results.csv, the PNGs of the report, and that an
+impossible run is recorded as failed (exit code, stderr) while the campaign goes on."""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def campaign(args, *cmd):
+    r = subprocess.run([sys.executable, args.campaign_py, *cmd], capture_output=True, text=True)
+    print(r.stdout, r.stderr, sep="\n")
+    assert r.returncode == 0, f"campaign.py {cmd[0]} exited {r.returncode}"
+    return r.stdout
+
+
+def run(args, campaign_file, out):
+    return campaign(args, "run", campaign_file, "--output", out, "--launcher", args.launcher,
+                    "--staghorn", args.staghorn)
+
+
+def rows_of(out):
+    with open(os.path.join(out, "results.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def check_report(args, out):
+    campaign(args, "report", out)
+    for name in ("efficiency.png", "time_per_cell.png"):
+        path = os.path.join(out, name)
+        with open(path, "rb") as f:
+            assert f.read(8) == PNG_MAGIC, f"{path} is not a PNG"
+        assert os.path.getsize(path) > 1000, f"{path} is empty"
+
+
+def weak(args):
+    out = os.path.join(args.work, "weak")
+    stdout = run(args, args.example, out)
+    assert stdout.count("[") >= 3, "a progress line per run"
+    rows = rows_of(out)
+    assert [int(r["ranks"]) for r in rows] == [1, 2, 4], rows
+    assert [r["grid"] for r in rows] == ["16x16x16", "16x16x32", "16x32x32"], rows
+    assert [r["process_grid"] for r in rows] == ["1x1x1", "1x1x2", "1x2x2"], rows
+    for r in rows:
+        assert r["status"] == "ok" and r["exit_code"] == "0", r
+        assert float(r["cells_per_rank"]) == 16 ** 3
+        t, p = float(r["time_per_iteration_s"]), float(r["predicted_time_per_iteration_s"])
+        assert t > 0 and p > 0, r
+        assert abs(float(r["cell_updates_per_s"]) * t - 16 ** 3 * int(r["ranks"])) < 1e-6 * 16 ** 3
+        assert abs(float(r["measured_over_predicted"]) - t / p) < 1e-9 * t / p
+        assert r["transport"].startswith("mpi"), r
+        assert float(r["T_eff_GBs"]) > 0
+    assert float(rows[0]["efficiency"]) == 1.0
+    t1 = float(rows[0]["time_per_iteration_s"])
+    for r in rows[1:]:  # weak: t_1 / t_n
+        assert abs(float(r["efficiency"]) - t1 / float(r["time_per_iteration_s"])) < 1e-9
+    with open(os.path.join(out, "results.json")) as f:
+        assert len(json.load(f)["rows"]) == 3
+    check_report(args, out)
+
+
+def strong_with_a_failure(args):
+    out = os.path.join(args.work, "strong")
+    with open(args.example) as f:
+        c = json.load(f)
+    for key in ("cells_per_rank", "weak_axes"):
+        del c[key]
+    c.update(name="strong with an impossible rank count", mode="strong", grid=[16, 16, 16],
+             ranks=[1, 3])  # 3 divides no axis of 16^3
+    path = os.path.join(args.work, "strong.json")
+    with open(path, "w") as f:
+        json.dump(c, f)
+    run(args, path, out)
+    rows = rows_of(out)
+    assert [(r["ranks"], r["status"]) for r in rows] == [("1", "ok"), ("3", "failed")], rows
+    assert rows[1]["exit_code"] == "1", rows[1]
+    assert "decomposition" in rows[1]["error"] or "divide" in rows[1]["error"], rows[1]["error"]
+    check_report(args, out)
+    with open(os.path.join(out, "report.md")) as f:
+        assert "strong-n3-r1" in f.read(), "the report lists the failed run"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    for a in ("--campaign-py", "--example", "--staghorn", "--launcher", "--work"):
+        p.add_argument(a, required=True)
+    args = p.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    weak(args)
+    strong_with_a_failure(args)
+    print("campaign_test: all assertions passed")
+
+
+if __name__ == "__main__":
+    main()
