@@ -33,7 +33,7 @@ COLUMNS = [
 DEFAULTS = {
     "name": "campaign", "config": None, "set": {}, "mode": None, "ranks": None,
     "cells_per_rank": None, "weak_axes": ["z", "y", "x"], "grid": None, "repetitions": 1,
-    "warmup_steps": 1, "steps": 3, "keep": [], "timeout_s": 0,
+    "warmup_steps": 1, "steps": 3, "keep": [], "timeout_s": 0, "keep_snapshots": False,
 }
 
 
@@ -210,6 +210,10 @@ def run_one(c, args, ranks, rep, pi):
     except (OSError, ValueError, IndexError, KeyError) as e:
         row.update(status="failed", error=f"unreadable output: {e}")
         return row
+    if not c["keep_snapshots"]:  # the last step's snapshot: GBs per run at GPU sizes
+        for f in os.listdir(run_dir):
+            if f.endswith(".nc"):
+                os.remove(os.path.join(run_dir, f))
     t_it = seconds / iterations if iterations else float("nan")
     row.update(status="ok", process_grid="x".join(map(str, m.get("process_grid", []))),
                transport=m.get("transport"), backend=m.get("backend"), device=m.get("device"),

@@ -85,6 +85,22 @@ def strong_with_a_failure(args):
         assert "strong-n3-r1" in f.read(), "the report lists the failed run"
 
 
+def dry_run_prediction(args):
+    """`staghorn run --dry-run` on 2 ranks with pi and beta given: the printed prediction is
+    max(W / pi, Q / beta) with W = 16^3 cells per rank and Q = 16^2 halo cells of one field."""
+    cmd = args.launcher.format(n=2).split() + [
+        args.staghorn, "run", os.path.join(args.work, "weak", "runs", "weak-n1-r1", "config.json"),
+        "--dry-run", "--set", "grid.n=[16,16,32]", "--set", "performance.cell_rate=1e6",
+        "--set", "performance.link_bandwidth=1e-6", "--set", "performance.sequential_time=0.5"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    print(r.stdout[-600:], r.stderr[-600:])
+    assert r.returncode == 0, r.stderr
+    q = 16 * 16 * 8  # bounded z split in two: one face of the busiest rank, 8 bytes a cell
+    expected = max(16 ** 3 / 1e6, q / 1e3) + 0.5
+    line = [l for l in r.stdout.splitlines() if l.startswith("predicted time per iteration")][0]
+    assert abs(float(line.split()[4]) - expected) < 1e-5 * expected, (line, expected)
+
+
 def main():
     p = argparse.ArgumentParser()
     for a in ("--campaign-py", "--example", "--staghorn", "--launcher", "--work"):
@@ -93,6 +109,7 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     weak(args)
+    dry_run_prediction(args)
     strong_with_a_failure(args)
     print("campaign_test: all assertions passed")
 
