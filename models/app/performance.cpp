@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
+
+#include "core/timer.hpp"
 
 namespace staghorn::app {
 
@@ -20,6 +23,10 @@ void add_performance_options(io::Schema& s) {
       .at_least(0);
   s.add("performance.sequential_time", Type::number, 0.0,
         "t_seq of the performance model: seconds per iteration no rank count shortens")
+      .at_least(0);
+  s.add("performance.measure_steps", Type::integer, 0,
+        "Without a given pi, measure it at the start: each rank steps a one-rank copy of the model "
+        "on its own block for one warm-up and this many timed steps (0: do not; pi unknown)")
       .at_least(0);
   s.add("performance.fields_exchanged", Type::integer, 0,
         "Fields whose halos travel per iteration (0: the model's state fields, an upper bound for "
@@ -49,8 +56,38 @@ double rate_from_metrics(const std::string& path, const std::string& model) {
 
 }  // namespace
 
+double measure_cell_rate(const ModelInfo& info, const io::json& config, const Decomposition& dec,
+                         const Exec& ex, int steps) {
+  // The block of this rank as a whole grid of its own: same spacing, same periodic axes.
+  Grid g = dec.grid();
+  for (int a = 0; a < 3; ++a) {
+    const double h = g.spacing(a);
+    g.origin[a] += dec.offset()[a] * h;
+    g.n[a] = dec.local_cells()[a];
+    g.length[a] = g.n[a] * h;
+  }
+  const Comm self(MPI_COMM_SELF);
+  const Decomposition alone(g, self, {1, 1, 1}, info.halo);
+  Exec e = ex;
+  e.use_network(std::make_shared<Network>(
+      self, e, io::at_path(config, "exchange.transport").get<std::string>(),
+      io::at_path(config, "exchange.nccl_library").get<std::string>()));
+  std::unique_ptr<Model> model = info.create({config, alone, e});
+  model->refresh();
+  const real dt = io::at_path(config, "time.dt").get<double>();
+  model->advance(dt);  // warm-up: first launches, allocations, mappings
+  e.synchronize();
+  long long iterations = 0;
+  Timer t;
+  for (int s = 0; s < steps; ++s) iterations += model->advance(dt).iterations;
+  e.synchronize();
+  const double per_iteration = iterations > 0 ? t.seconds() / iterations : 0.0;
+  const double slowest = dec.comm().max(per_iteration);
+  return slowest > 0 ? static_cast<double>(g.cells()) / slowest : 0.0;
+}
+
 RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
-                          const Network& net, int state_fields) {
+                          const Network& net, int state_fields, const ModelInfo& info) {
   using io::at_path;
   RunPrediction p;
   const std::string model = at_path(config, "model").get<std::string>();
@@ -60,6 +97,11 @@ RunPrediction predict_run(const io::json& config, const Decomposition& dec, cons
   if (p.model.cell_rate <= 0 && !reference.empty()) {
     p.model.cell_rate = rate_from_metrics(reference, model);
     p.cell_rate_from = reference;
+  }
+  const int measure = at_path(config, "performance.measure_steps").get<int>();
+  if (p.model.cell_rate <= 0 && measure > 0) {
+    p.model.cell_rate = measure_cell_rate(info, config, dec, ex, measure);
+    p.cell_rate_from = "measured (performance.measure_steps)";
   }
   if (p.model.cell_rate <= 0) p.cell_rate_from = "unknown";
   p.model.sequential_s = at_path(config, "performance.sequential_time").get<double>();

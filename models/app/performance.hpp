@@ -5,6 +5,7 @@
 #include "core/network.hpp"
 #include "core/perf_model.hpp"
 #include "io/schema.hpp"
+#include "models/model.hpp"
 
 namespace staghorn::app {
 
@@ -29,7 +30,14 @@ struct RunPrediction {
 // probed (collective: every rank calls it), Q from the decomposition. `state_fields`: the
 // fields exchanged per iteration unless performance.fields_exchanged says otherwise.
 RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
-                          const Network& net, int state_fields);
+                          const Network& net, int state_fields, const ModelInfo& info);
+
+// pi measured on the spot (performance.measure_steps > 0 and no pi given): every rank steps a
+// one-rank copy of the model on a grid the size of its own block (MPI_COMM_SELF; a second set of
+// fields), one warm-up step and then `steps` timed; cell updates/s per iteration of the slowest
+// rank. Collective.
+double measure_cell_rate(const ModelInfo& info, const io::json& config, const Decomposition& dec,
+                         const Exec& ex, int steps);
 
 // Adds the prediction to a metrics record: predicted_time_per_iteration_s and
 // measured_over_predicted (null when the model has no prediction), and the model's inputs.

@@ -86,7 +86,7 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
 
 RunPrediction prediction(const Setup& s, Model& model) {
   return predict_run(s.config, *s.dec, s.exec, *s.exec.network(),
-                     static_cast<int>(model.state_fields().size()));
+                     static_cast<int>(model.state_fields().size()), *s.model);
 }
 
 std::string snapshot_path(const RunSettings& s, long long step) {

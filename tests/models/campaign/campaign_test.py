@@ -99,6 +99,13 @@ def dry_run_prediction(args):
     expected = max(16 ** 3 / 1e6, q / 1e3) + 0.5
     line = [l for l in r.stdout.splitlines() if l.startswith("predicted time per iteration")][0]
     assert abs(float(line.split()[4]) - expected) < 1e-5 * expected, (line, expected)
+    # No pi given: measured on the spot by a one-rank copy of the model on each rank's block.
+    r = subprocess.run(cmd[:-6] + ["--set", "performance.measure_steps=1"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert "pi = " in r.stdout and "(measured (performance.measure_steps))" in r.stdout, r.stdout
+    line = [l for l in r.stdout.splitlines() if l.startswith("predicted time per iteration")][0]
+    assert float(line.split()[4]) > 0, line
 
 
 def main():
