@@ -101,6 +101,23 @@ TEST(SolitaryWave, ErrorConvergesAtFirstOrderWithDtProportionalToDx) {
   EXPECT_LT(e[1], 0.1);
 }
 
+// Accelerated PT: iterations per step grow like n (the pseudo-step follows the compaction length
+// in cells), not like n^2 as plain (first-order) pseudo-transient iterations would.
+TEST(SolitaryWave, IterationsGrowAtMostLinearlyWithResolution) {
+  const Column col;
+  std::vector<double> its;
+  for (int n : {150, 300, 600}) {
+    io::json c = col.config(n, 0.02);
+    c["solver"]["ncheck"] = 10;
+    HydroMechRun r(c);
+    its.push_back(static_cast<double>(r.run(1)));
+  }
+  RecordProperty("iterations", std::to_string(its[0]) + " " + std::to_string(its[1]) + " " +
+                                   std::to_string(its[2]));
+  EXPECT_LT(its[1] / its[0], 2.5);
+  EXPECT_LT(its[2] / its[1], 2.5);
+}
+
 TEST(FluidVolume, ConservedInAPeriodicColumn) {
   const Column col;
   HydroMechRun r(col.config(150, 0.04));
