@@ -172,6 +172,8 @@ def run_one(c, args, ranks, rep, pi):
     set_path(config, "grid.n", grid)
     set_path(config, "time.steps", c["warmup_steps"] + c["steps"])
     set_path(config, "output.initial", False)
+    if not c["keep_snapshots"]:
+        set_path(config, "output.final", False)
     if pi and not has_path(config, "performance.cell_rate") and \
             not has_path(config, "performance.reference_metrics"):
         set_path(config, "performance.cell_rate", pi)

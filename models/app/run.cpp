@@ -251,7 +251,10 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
     if (series) series->row(row);
     progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
   };
-  hooks.output = write;
+  hooks.output = [&](const LoopState& st) {
+    const bool scheduled = rs.output_every > 0 && st.step % rs.output_every == 0;
+    if (rs.output_final || scheduled) write(st);
+  };
   try {
     FaultyStepper stepper(*model, s.fault, comm.rank(), state.step);  // debug.fault (tests)
     state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(stepper, state, hooks);

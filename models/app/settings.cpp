@@ -51,6 +51,9 @@ void add_run_options(io::Schema& s) {
         "Write a snapshot every this many steps (0: only the last step)")
       .at_least(0);
   s.add("output.initial", Type::boolean, true, "Also write the initial state (step 0)");
+  s.add("output.final", Type::boolean, true,
+        "Write the last step's snapshot even when output.every does not fall on it (false: "
+        "timing runs, e.g. campaigns, that need no fields)");
   s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
   s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")
       .at_least(0);
@@ -83,6 +86,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.output_dir = at_path(c, "output.dir").get<std::string>();
   r.output_every = at_path(c, "output.every").get<long long>();
   r.output_initial = at_path(c, "output.initial").get<bool>();
+  r.output_final = at_path(c, "output.final").get<bool>();
   r.prefix = at_path(c, "output.prefix").get<std::string>();
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();

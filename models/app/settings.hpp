@@ -19,6 +19,7 @@ struct RunSettings {
   long long steps = 0;
   long long output_every = 0;
   bool output_initial = true;
+  bool output_final = true;
   std::string output_dir;
   std::string prefix;
   double log_interval = 0;
