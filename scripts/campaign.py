@@ -257,13 +257,20 @@ def finish_rows(c, rows):
     return t_ref
 
 
+def cell(v):
+    """A CSV cell: empty for None, JSON for kept metrics that are objects or lists."""
+    if v is None:
+        return ""
+    return json.dumps(v) if isinstance(v, (dict, list)) else v
+
+
 def write_results(out_dir, c, rows, t_ref):
     keep = [k for k in c["keep"] if k not in COLUMNS]
     with open(os.path.join(out_dir, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS + keep, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
+            w.writerow({k: cell(v) for k, v in r.items()})
     campaign = {k: v for k, v in c.items()}
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump({"campaign": campaign, "reference_ranks": c["ranks"][0],

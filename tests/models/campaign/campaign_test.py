@@ -55,12 +55,15 @@ def weak(args):
         assert abs(float(r["measured_over_predicted"]) - t / p) < 1e-9 * t / p
         assert r["transport"].startswith("mpi"), r
         assert float(r["T_eff_GBs"]) > 0
+        assert "compute" in json.loads(r["phases_ms_per_iteration"]), "kept metrics, as JSON"
     assert float(rows[0]["efficiency"]) == 1.0
     t1 = float(rows[0]["time_per_iteration_s"])
     for r in rows[1:]:  # weak: t_1 / t_n
         assert abs(float(r["efficiency"]) - t1 / float(r["time_per_iteration_s"])) < 1e-9
     with open(os.path.join(out, "results.json")) as f:
         assert len(json.load(f)["rows"]) == 3
+    for r in rows:  # timing runs write no fields
+        assert not [f for f in os.listdir(r["run_dir"]) if f.endswith(".nc")], r["run_dir"]
     check_report(args, out)
 
 
