@@ -34,6 +34,7 @@ DEFAULTS = {
     "name": "campaign", "config": None, "set": {}, "mode": None, "ranks": None,
     "cells_per_rank": None, "weak_axes": ["z", "y", "x"], "grid": None, "repetitions": 1,
     "warmup_steps": 1, "steps": 3, "keep": [], "timeout_s": 0, "keep_snapshots": False,
+    "dims": {},
 }
 
 
@@ -77,6 +78,11 @@ def load_campaign(path):
             raise CampaignError(f"weak_axes: expected axes among x, y, z, got {axes!r}")
         if any(g[AXES[a]] == 1 for a in axes):
             raise CampaignError("weak_axes: an axis with one cell per rank (inactive) cannot grow")
+    dims = c["dims"]
+    if not isinstance(dims, dict) or not all(
+            k.isdigit() and isinstance(v, list) and len(v) == 3 for k, v in dims.items()):
+        raise CampaignError("dims: expected an object of rank counts and process grids, "
+                            "e.g. {\"4\": [1, 2, 2]}")
     if not isinstance(c["set"], dict):
         raise CampaignError("set: expected an object of config paths and values")
     c["config"] = load_config(c["config"], os.path.dirname(os.path.abspath(path)))
@@ -170,6 +176,8 @@ def run_one(c, args, ranks, rep, pi):
     for path, value in c["set"].items():
         set_path(config, path, value)
     set_path(config, "grid.n", grid)
+    if str(ranks) in c["dims"]:
+        set_path(config, "decomposition.dims", c["dims"][str(ranks)])
     set_path(config, "time.steps", c["warmup_steps"] + c["steps"])
     set_path(config, "output.initial", False)
     if not c["keep_snapshots"]:
