@@ -78,8 +78,8 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   std::unique_ptr<Model> model;
   together(comm, [&] { s = prepare(request, comm, node_rank); });
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
-  s.exec.use_network(std::make_shared<Network>(comm, s.exec, s.settings.transport,
-                                               s.settings.nccl_library));
+  s.exec.use_network(
+      std::make_shared<Network>(comm, s.exec, s.settings.transport, s.settings.nccl_library));
   together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
   return model;
 }
