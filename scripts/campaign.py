@@ -355,6 +355,9 @@ def plot(path, rows, key, scale, ylabel, title, model_key, model_scale, ideal=No
     if ideal is not None:
         ax.axhline(ideal, color="gray", lw=0.8, ls=":", label="ideal")
         ax.set_ylim(bottom=0)
+    failed = sorted({r["ranks"] for r in rows} - set(meas))
+    for i, n in enumerate(failed):  # no point to draw: say why
+        ax.axvline(n, color="C3", ls=":", lw=1, label="failed runs" if i == 0 else None)
     ranks = sorted({r["ranks"] for r in rows})
     ax.set_xscale("log", base=2)
     ax.set_xticks(ranks)
