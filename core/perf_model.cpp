@@ -55,6 +55,7 @@ double time_pairs(const Comm& comm, std::size_t bytes, int repeats) {
 
 double probe_link_bandwidth(const Comm& comm, std::size_t bytes, bool device_link, int repeats) {
   if (comm.size() < 2 || bytes == 0) return 0;
+  bytes = std::min<std::size_t>(bytes, std::size_t{1} << 28);  // links saturate long before
   if (device_link) {
     const bool two = comm.root() && cuda_device_count() >= 2;
     const double gbs = two ? peer_bandwidth(0, 1, bytes, /*both_ways=*/true) : 0.0;
