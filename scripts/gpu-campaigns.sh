@@ -10,7 +10,8 @@ set -uo pipefail
 out=${1:-gpu-campaigns}
 shift || true
 [[ $# -gt 0 ]] && campaigns=("$@") || campaigns=(scripts/examples/diffusion_weak_gpu_512.json
-  scripts/examples/mhd_weak_gpu_256.json scripts/examples/mhd_strong_gpu_512.json)
+  scripts/examples/mhd_weak_gpu_256.json scripts/examples/mhd_strong_gpu_512.json
+  scripts/examples/hydromech_weak_gpu_256.json)
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
 [[ -d $root/.device-bundle ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"
