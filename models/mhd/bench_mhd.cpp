@@ -1,11 +1,13 @@
 // Times full RK3 steps of the MHD model (3 fused rhs + update stages, halo exchanges included) on
 // one device and prints ns per cell per step beside the memory and arithmetic bounds of the same
 // run (a benchmark: it prints figures, it asserts nothing).
-// Usage: bench_mhd [n=256] [steps=10] [order=6] [isothermal=0] [peak_gflops=0]
+// Usage: bench_mhd [n=256] [steps=10] [order=6] [isothermal=0] [peak_gflops=0] [kernel=generic]
 //   peak_gflops: the device's double-precision peak (e.g. 67000 for an H100 SXM's FP64 tensor
 //   cores, 34000 without them); 0 leaves the arithmetic bound out.
+//   kernel: generic or tiled (mhd.kernel; tiled runs on CUDA only).
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "core/bandwidth.hpp"
 #include "core/timer.hpp"
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
   const int order = argc > 3 ? std::atoi(argv[3]) : 6;
   const bool isothermal = argc > 4 && std::atoi(argv[4]) != 0;
   const double peak = argc > 5 ? std::atof(argv[5]) : 0;
+  const std::string kernel = argc > 6 ? argv[6] : "generic";
   const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const io::json user = {
       {"model", "mhd"},
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
       {"rk3", {{"timestep", "fixed"}}},
       {"mhd",
        {{"order", order},
+        {"kernel", kernel},
         {"isothermal", isothermal},
         {"K", 1e-3},
         {"initial", {{"type", "noise"}, {"amplitude", 1e-2}, {"field_amplitude", 1e-2}}}}}};
@@ -69,8 +73,8 @@ int main(int argc, char** argv) {
   const double ns = per_step / cells * 1e9;
   const double bound_bw = bytes / bw;  // ns per cell at the copy bandwidth (GB/s = bytes/ns)
   std::printf("device: %s\n", ex.description().c_str());
-  std::printf("grid %d^3, double, order %d, %s, %d steps\n", n, order,
-              isothermal ? "isothermal" : "with entropy", steps);
+  std::printf("grid %d^3, double, order %d, %s, %s kernel, %d steps\n", n, order,
+              isothermal ? "isothermal" : "with entropy", kernel.c_str(), steps);
   std::printf("time per cell per RK3 step: %.4f ns (%.3f ms per step)\n", ns, per_step * 1e3);
   std::printf(
       "bytes per cell per step: %.0f (each variable: f read, w read + written, f written, "
