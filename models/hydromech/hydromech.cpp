@@ -46,6 +46,13 @@ SideBcs zero_gradient() {
   return b;
 }
 
+HydroMech::Kernel kernel_from(const io::json& c) {
+  const std::string k = io::at_path(c, "hydromech.kernel").get<std::string>();
+  if (k == "generic") return HydroMech::Kernel::generic;
+  if (k == "stored") return HydroMech::Kernel::stored;
+  throw Error("hydromech.kernel: unknown kernel \"" + k + "\" (generic or stored)");
+}
+
 Int3 shell_width(const ModelContext& ctx) {
   Int3 w;
   for (int a = 0; a < 3; ++a)
@@ -60,12 +67,15 @@ HydroMech::HydroMech(const ModelContext& ctx)
       ex_(ctx.exec),
       layout_(layout_of(ctx.dec)),
       up_(ctx.dec.grid().dims() - 1),
+      kernel_(kernel_from(ctx.config)),
       phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
       Pe_("Pe", Location::cell, layout_, ex_.backend(), "1",
           "effective pressure (total minus fluid pressure)"),
       phi_old_("phi_old", Location::cell, layout_, ex_.backend()),
       Pe_new_("Pe_new", Location::cell, layout_, ex_.backend()),
       dPedtau_("dPedtau", Location::cell, layout_, ex_.backend()),
+      phi_it_("phi_it", Location::cell, layout_, ex_.backend()),
+      phi_it_new_("phi_it_new", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // 7-point stencils
       split_(split_for(halo_, layout_.interior(), shell_width(ctx))),
       hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
@@ -74,7 +84,8 @@ HydroMech::HydroMech(const ModelContext& ctx)
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
       cfl_(solver_.options().cfl) {
-  for (Field* f : {&phi_, &Pe_, &phi_old_, &Pe_new_, &dPedtau_}) fill(ex_, *f, 0);
+  for (Field* f : {&phi_, &Pe_, &phi_old_, &Pe_new_, &dPedtau_, &phi_it_, &phi_it_new_})
+    fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "hydromech.initial"));
 }
 
@@ -93,6 +104,7 @@ Coefficients HydroMech::coefficients() const {
 }
 
 void HydroMech::refresh() {
+  phi_it_valid_ = false;
   halo_.exchange({&phi_, &Pe_});
   apply_boundaries(ex_, dec_, phi_, phi_bcs_);
   apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
@@ -108,6 +120,7 @@ StepReport HydroMech::advance(real dt) {
 
 void HydroMech::begin_solve(real dt) {
   dt_ = dt;
+  phi_it_valid_ = false;
   copy(ex_, phi_old_, phi_);  // halos and ghosts included
   fill(ex_, dPedtau_, 0);
 }
@@ -122,6 +135,7 @@ void HydroMech::finish_step() {
 
 // Restarts from Pe = 0 (phi has not moved: it follows Pe only once the step converges).
 void HydroMech::retry(real factor) {
+  phi_it_valid_ = false;
   fill(ex_, Pe_, 0);
   fill(ex_, dPedtau_, 0);
   apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
@@ -141,14 +155,53 @@ void HydroMech::iterate_dim(int count) {
   }
 }
 
+// phi_it = phi(phi_old, Pe) on region r.
+void HydroMech::porosity_of_iterate(const Region& r, Lane lane) {
+  for_each(ex_, r, lane, PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
+}
+
+// phi_it on the halo and ghost slabs from the exchanged Pe and its ghosts: the stencils' porosity
+// there without a second field in the exchange (the same formula as the owner's, so the same bits).
+void HydroMech::porosity_of_halo() {
+  const Layout& l = layout_;
+  for (int a = 0; a < 3; ++a) {
+    if (l.h[a] == 0) continue;
+    for (int side = 0; side < 2; ++side) {
+      Region r = l.all();
+      r.lo[a] = side == 0 ? -l.h[a] : l.n[a];
+      r.hi[a] = side == 0 ? 0 : l.n[a] + l.h[a];
+      porosity_of_iterate(r, Lane::inner);
+    }
+  }
+}
+
+template <int Dim>
+void HydroMech::iterate_stored(int count) {
+  const Coefficients co = coefficients();
+  if (!phi_it_valid_) porosity_of_iterate(layout_.all(), Lane::inner);
+  for (int it = 0; it < count; ++it) {
+    update_and_exchange(ex_, halo_, split_, {&Pe_new_}, hide_, [&](const Region& r, Lane lane) {
+      for_each(ex_, r, lane,
+               StoredIteration<Dim>{co, Pe_.view(), phi_it_.view(), phi_old_.view(), Pe_new_.view(),
+                                    phi_it_new_.view(), dPedtau_.view()});
+    });
+    apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    Pe_.swap_data(Pe_new_);
+    phi_it_.swap_data(phi_it_new_);
+    porosity_of_halo();
+  }
+  phi_it_valid_ = true;
+}
+
 void HydroMech::iterate(int count) {
+  const bool stored = kernel_ == Kernel::stored;
   switch (dec_.grid().dims()) {
     case 1:
-      return iterate_dim<1>(count);
+      return stored ? iterate_stored<1>(count) : iterate_dim<1>(count);
     case 2:
-      return iterate_dim<2>(count);
+      return stored ? iterate_stored<2>(count) : iterate_dim<2>(count);
     default:
-      return iterate_dim<3>(count);
+      return stored ? iterate_stored<3>(count) : iterate_dim<3>(count);
   }
 }
 

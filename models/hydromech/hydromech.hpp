@@ -15,6 +15,10 @@ namespace staghorn::hydromech {
 // Equations and numerics: docs/models/hydromech.md.
 class HydroMech final : public Model, public pt::Problem {
  public:
+  // generic: each cell recomputes phi(Pe) over its stencil (the reference); stored: phi(Pe) is
+  // kept per cell and iteration in its own array (docs/models/hydromech.md, "Kernels").
+  enum class Kernel { generic, stored };
+
   explicit HydroMech(const ModelContext& ctx);
 
   static void add_options(io::Schema& schema);
@@ -25,8 +29,11 @@ class HydroMech final : public Model, public pt::Problem {
   std::vector<Field*> state_fields() override { return {&phi_, &Pe_}; }
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
-  // Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written.
-  double bytes_per_cell_iteration() const override { return 5 * sizeof(real); }
+  // generic: Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written; stored: also phi(Pe)
+  // read and phi(Pe_new) written.
+  double bytes_per_cell_iteration() const override {
+    return (kernel_ == Kernel::stored ? 7 : 5) * sizeof(real);
+  }
 
   const Field& phi() const { return phi_; }
   const Field& Pe() const { return Pe_; }
@@ -43,6 +50,10 @@ class HydroMech final : public Model, public pt::Problem {
   template <int Dim>
   void iterate_dim(int count);
   template <int Dim>
+  void iterate_stored(int count);
+  void porosity_of_iterate(const Region& r, Lane lane);
+  void porosity_of_halo();
+  template <int Dim>
   real residual_sum(bool absolute) const;
   real residual_reduce(bool absolute) const;
   void finish_step();
@@ -52,7 +63,10 @@ class HydroMech final : public Model, public pt::Problem {
   Exec ex_;
   Layout layout_;
   int up_;  // the axis gravity acts along
+  Kernel kernel_;
   Field phi_, Pe_, phi_old_, Pe_new_, dPedtau_;
+  Field phi_it_, phi_it_new_;  // stored kernel: phi(phi_old, Pe) and phi(phi_old, Pe_new)
+  bool phi_it_valid_ = false;  // phi_it_ matches Pe_ and phi_old_ (halo included)
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;

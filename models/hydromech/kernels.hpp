@@ -104,6 +104,52 @@ struct Iteration {
   }
 };
 
+// The stored-porosity path (`hydromech.kernel = stored`): phi(Pe) is evaluated once per cell and
+// iteration into its own array, so a cell reads its neighbours' porosity instead of recomputing
+// it (one exp per cell instead of one per stencil point). The formulas are those of `evaluate`,
+// evaluated on the same operands: the result is the generic kernel's to the bit on the CPU.
+template <int Dim>
+struct StoredIteration {
+  Coefficients co;
+  View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
+
+  SH_HD void axis(const Star& P, real k_c, real phi_lo, real P_lo, real phi_hi, real P_hi, int a,
+                  CellEval& e) const {
+    const real k_lo = real(0.5) * (k_c + co.mat.permeability(phi_lo));
+    const real k_hi = real(0.5) * (k_c + co.mat.permeability(phi_hi));
+    e.R += (darcy_flux(k_hi, P.c, P_hi, co.rdx[a], co.body[a]) -
+            darcy_flux(k_lo, P_lo, P.c, co.rdx[a], co.body[a])) *
+           co.rdx[a];
+    e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
+    e.dk += (fabs((P.c - P_lo) * co.rdx[a] + co.body[a]) +
+             fabs((P_hi - P.c) * co.rdx[a] + co.body[a])) *
+            co.rdx[a];
+  }
+
+  SH_HD CellEval evaluate(const Star& P, const Star& f, real phi_old_c) const {
+    CellEval e{};
+    e.phi = f.c;
+    e.k_c = co.mat.permeability(f.c);
+    axis(P, e.k_c, f.w, P.w, f.e, P.e, 0, e);
+    if constexpr (Dim >= 2) axis(P, e.k_c, f.s, P.s, f.n, P.n, 1, e);
+    if constexpr (Dim >= 3) axis(P, e.k_c, f.b, P.b, f.t, P.t, 2, e);
+    const real w = co.mat.weakening_factor(P.c);  // once: the switch's tanh is not cheap
+    e.R -= co.mat.compaction_rate(phi_old_c, P.c, w, co.dt);
+    e.r = co.mat.compaction_coefficient(e.phi, P.c, w);
+    return e;
+  }
+
+  SH_HD void operator()(int i, int j, int k) const {
+    const std::ptrdiff_t o = Pe.offset(i, j, k);  // the same in every field of the layout
+    const real po = phi_old.p[o];
+    const CellEval e = evaluate(gather<Dim>(Pe, o), gather<Dim>(phi, o), po);
+    const real P = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
+    Pe_new.p[o] = P;
+    phi_new.p[o] = co.mat.porosity(po, P, co.mat.weakening_factor(P),
+                                   co.dt);  // what the next iteration's stencils read
+  }
+};
+
 // The porosity of the converged step: phi = phi(phi_old, Pe).
 struct PorosityUpdate {
   Material mat;

@@ -74,6 +74,11 @@ void add_boundaries(io::Schema& s) {
 
 void HydroMech::add_options(io::Schema& s) {
   pt::Options::add_to(s);
+  s.add("hydromech.kernel", io::Type::string, "stored",
+        "PT iteration kernel: stored (phi(Pe) kept per cell and iteration in its own array: one "
+        "exp per cell, 56 bytes per cell) or generic (each cell recomputes phi over its 7-point "
+        "stencil: the reference, 40 bytes per cell); both give the same result to round-off")
+      .one_of({"generic", "stored"});
   add_material(s);
   add_initial(s);
   add_boundaries(s);

@@ -48,8 +48,11 @@ struct Material {
 
   // 1 / eta_phi: compaction rate per unit effective pressure.
   SH_HD real compaction_coefficient(real phi, real Pe) const {
-    const real w = weakening_factor(Pe) / eta0;
-    return m == 0 ? w : w * phi * rphi0;
+    return compaction_coefficient(phi, Pe, weakening_factor(Pe));
+  }
+  // The same with the weakening factor w = weakening_factor(Pe) already at hand.
+  SH_HD real compaction_coefficient(real phi, real /*Pe*/, real w) const {
+    return m == 0 ? w / eta0 : w / eta0 * phi * rphi0;
   }
 
   // Porosity at the end of a step of dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old, with Pe held
@@ -57,14 +60,20 @@ struct Material {
   // exact exp(-dt Pe w / (eta0 phi0)) growth or decay, positive and finite for any Pe (backward
   // Euler's phi_old / (1 + dt Pe w / (eta0 phi0)) blows up in strong decompaction).
   SH_HD real porosity(real phi_old, real Pe, real dt) const {
-    const real x = dt * Pe * weakening_factor(Pe) / eta0;
+    return porosity(phi_old, Pe, weakening_factor(Pe), dt);
+  }
+  SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
+    const real x = dt * Pe * w / eta0;
     return m == 0 ? phi_old - x : phi_old * exp(fmax(-x * rphi0, real(-kMaxGrowth)));
   }
 
   // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean
   // the logarithmic mean of phi_old and phi for m = 1 (without the cancellation of a difference).
   SH_HD real compaction_rate(real phi_old, real Pe, real dt) const {
-    const real x = dt * Pe * weakening_factor(Pe) / eta0;
+    return compaction_rate(phi_old, Pe, weakening_factor(Pe), dt);
+  }
+  SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt) const {
+    const real x = dt * Pe * w / eta0;
     if (m == 0) return x / dt;
     return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxGrowth))) / dt;
   }

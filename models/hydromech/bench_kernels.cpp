@@ -1,0 +1,121 @@
+// Times the 3-D hydromech PT iteration per kernel variant (generic: phi recomputed over the
+// stencil; stored: phi(Pe) kept per cell) with and without the smoothed decompaction switch, and
+// prints ms per iteration, A_eff, T_eff and T_eff over the copy bandwidth measured in the same run
+// (a benchmark: it prints figures, it asserts nothing).
+// Usage: bench_hydromech_kernels [n=256] [iterations=100]: grid n x n x 2n, the chimney example's
+// physics (examples/hydromech3d_chimney_gpu.json).
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/bandwidth.hpp"
+#include "core/field_ops.hpp"
+#include "core/for_each.hpp"
+#include "core/timer.hpp"
+#include "models/app/registry.hpp"
+#include "models/app/settings.hpp"
+#include "models/hydromech/hydromech.hpp"
+
+using namespace staghorn;
+
+namespace {
+
+// The traffic of an iteration without the stencil or the arithmetic: `reads` arrays read, two or
+// three written (5 arrays: the generic kernel's 40 bytes per cell; 7: the stored kernel's 56).
+struct Stream {
+  View r0, r1, r2, r3, w0, w1, w2;
+  bool seven;
+  SH_HD void operator()(int i, int j, int k) const {
+    const std::ptrdiff_t o = r0.offset(i, j, k);
+    const real x = r0.p[o] + r1.p[o], y = r2.p[o];
+    const real z = seven ? r3.p[o] : real(1);
+    w0.p[o] = x * y * z;
+    w1.p[o] = x + y;
+    if (seven) w2.p[o] = x - z;
+  }
+};
+
+double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
+  body();  // warm-up: module load, caches
+  ex.synchronize();
+  Timer t;
+  for (int r = 0; r < reps; ++r) body();
+  ex.synchronize();
+  return t.seconds() / reps;
+}
+
+io::json chimney(int n, const std::string& kernel, double smoothing) {
+  io::json b;
+  for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi"}) b[side]["type"] = "closed";
+  return {{"model", "hydromech"},
+          {"grid", {{"n", {n, n, 2 * n}}, {"length", {8.0, 8.0, 16.0}}}},
+          {"time", {{"dt", 0.01}, {"steps", 1}}},
+          {"hydromech",
+           {{"kernel", kernel},
+            {"bulk_viscosity",
+             {{"exponent", 1}, {"decompaction_weakening", 1000}, {"smoothing", smoothing}}},
+            {"boundary", b},
+            {"initial",
+             {{"type", "gaussian"},
+              {"amplitude", 2.0},
+              {"sigma", 0.33},
+              {"aspect", {4, 4, 1}},
+              {"center", {4.0, 4.0, 4.0}}}}}}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiSession mpi(&argc, &argv);
+  const int n = argc > 1 ? std::atoi(argv[1]) : 256;
+  const int iters = argc > 2 ? std::atoi(argv[2]) : 100;
+  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
+  const double cells = 2.0 * n * n * n;
+  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
+              ex.description().c_str(), n, n, 2 * n, bw);
+  std::printf("%-34s %12s %10s %12s %10s\n", "variant", "ms/iteration", "A_eff GB", "T_eff GB/s",
+              "T_eff/copy");
+  auto report = [&](const char* name, double s, double bytes_per_cell) {
+    const double aeff = bytes_per_cell * cells / 1e9, teff = aeff / s;
+    std::printf("%-34s %12.4f %10.3f %12.1f %9.1f%%\n", name, s * 1e3, aeff, teff, 100 * teff / bw);
+  };
+
+  {
+    const Layout l{{n, n, 2 * n}, {1, 1, 1}};
+    std::vector<std::unique_ptr<Field>> f;
+    for (const char* name : {"r0", "r1", "r2", "r3", "w0", "w1", "w2"}) {
+      f.push_back(std::make_unique<Field>(name, Location::cell, l, ex.backend()));
+      fill(ex, *f.back(), 1.0);
+    }
+    for (const bool seven : {false, true}) {
+      const Stream s{f[0]->view(), f[1]->view(), f[2]->view(), f[3]->view(),
+                     f[4]->view(), f[5]->view(), f[6]->view(), seven};
+      const double t = seconds_per(ex, iters, [&] { for_each(ex, l.interior(), s); });
+      report(seven ? "stream (4 read, 3 write)" : "stream (3 read, 2 write)", t, seven ? 56 : 40);
+    }
+  }
+  struct Variant {
+    const char* name;
+    const char* kernel;
+    double smoothing;
+  };
+  for (const Variant v : {Variant{"generic, smoothing 0.02", "generic", 0.02},
+                          Variant{"stored, smoothing 0.02", "stored", 0.02},
+                          Variant{"generic, sharp switch", "generic", 0.0},
+                          Variant{"stored, sharp switch", "stored", 0.0}}) {
+    const io::json config =
+        app::schema_for(app::find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
+    const app::RunSettings rs = app::RunSettings::from(config);
+    const Decomposition dec(rs.grid, Comm());
+    hydromech::HydroMech model({config, dec, ex});
+    model.refresh();
+    model.begin_solve(rs.dt);
+    model.iterate(iters);  // warm-up, and Pe away from its initial zero (both switch branches)
+    const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
+    report(v.name, s, model.bytes_per_cell_iteration());
+  }
+  return 0;
+}
