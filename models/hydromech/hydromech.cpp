@@ -155,30 +155,27 @@ void HydroMech::iterate_dim(int count) {
   }
 }
 
-// phi_it = phi(phi_old, Pe) on region r.
-void HydroMech::porosity_of_iterate(const Region& r, Lane lane) {
-  for_each(ex_, r, lane, PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
-}
-
 // phi_it on the halo and ghost slabs from the exchanged Pe and its ghosts: the stencils' porosity
 // there without a second field in the exchange (the same formula as the owner's, so the same bits).
 void HydroMech::porosity_of_halo() {
   const Layout& l = layout_;
   for (int a = 0; a < 3; ++a) {
     if (l.h[a] == 0) continue;
-    for (int side = 0; side < 2; ++side) {
-      Region r = l.all();
-      r.lo[a] = side == 0 ? -l.h[a] : l.n[a];
-      r.hi[a] = side == 0 ? 0 : l.n[a] + l.h[a];
-      porosity_of_iterate(r, Lane::inner);
-    }
+    Region r = l.all();
+    r.lo[a] = 0;
+    r.hi[a] = 2 * l.h[a];
+    for_each(
+        ex_, r, Lane::inner,
+        HaloPorosity{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view(), a, l.n[a], l.h[a]});
   }
 }
 
 template <int Dim>
 void HydroMech::iterate_stored(int count) {
   const Coefficients co = coefficients();
-  if (!phi_it_valid_) porosity_of_iterate(layout_.all(), Lane::inner);
+  if (!phi_it_valid_)  // a new step, a retry or new state: phi_it from Pe everywhere, halo included
+    for_each(ex_, layout_.all(),
+             PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, {&Pe_new_}, hide_, [&](const Region& r, Lane lane) {
       for_each(ex_, r, lane,

@@ -51,7 +51,6 @@ class HydroMech final : public Model, public pt::Problem {
   void iterate_dim(int count);
   template <int Dim>
   void iterate_stored(int count);
-  void porosity_of_iterate(const Region& r, Lane lane);
   void porosity_of_halo();
   template <int Dim>
   real residual_sum(bool absolute) const;

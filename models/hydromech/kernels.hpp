@@ -150,6 +150,22 @@ struct StoredIteration {
   }
 };
 
+// phi = phi(phi_old, Pe) on both halo slabs across `axis` in one launch: index g in [0, 2h) along
+// the axis is halo cell g - h below the interior (g < h) or n + g - h above it.
+struct HaloPorosity {
+  Material mat;
+  real dt;
+  View phi, phi_old, Pe;
+  int axis, n, h;
+  SH_HD void operator()(int i, int j, int k) const {
+    int idx[3] = {i, j, k};
+    const int g = idx[axis];
+    idx[axis] = g < h ? g - h : n + g - h;
+    const std::ptrdiff_t o = phi.offset(idx[0], idx[1], idx[2]);
+    phi.p[o] = mat.porosity(phi_old.p[o], Pe.p[o], dt);
+  }
+};
+
 // The porosity of the converged step: phi = phi(phi_old, Pe).
 struct PorosityUpdate {
   Material mat;
