@@ -102,6 +102,15 @@ def load_config(config, base):
     raise CampaignError(f"config: file '{config}' not found (relative to the campaign file)")
 
 
+def get_path(config, path, default):
+    node = config
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return default
+        node = node[key]
+    return node
+
+
 def set_path(config, path, value):
     node = config
     keys = path.split(".")
@@ -176,6 +185,12 @@ def run_one(c, args, ranks, rep, pi):
     for path, value in c["set"].items():
         set_path(config, path, value)
     set_path(config, "grid.n", grid)
+    if c["mode"] == "weak":
+        # The domain grows with the grid: the spacing, hence the time-step limits and the work
+        # of a step per cell, stay those of the one-rank run.
+        length = get_path(config, "grid.length", [1.0, 1.0, 1.0])
+        set_path(config, "grid.length",
+                 [length[a] * grid[a] / c["cells_per_rank"][a] for a in range(3)])
     if str(ranks) in c["dims"]:
         set_path(config, "decomposition.dims", c["dims"][str(ranks)])
     set_path(config, "time.steps", c["warmup_steps"] + c["steps"])
