@@ -1,13 +1,17 @@
 // Times the 3-D hydromech PT iteration per kernel variant (generic: phi recomputed over the
 // stencil; stored: phi(Pe) kept per cell) with and without the smoothed decompaction switch, and
 // prints ms per iteration, A_eff, T_eff and T_eff over the copy bandwidth measured in the same run
-// (a benchmark: it prints figures, it asserts nothing).
+// (a benchmark: it asserts nothing), and how far each stored variant's Pe is from the generic one's
+// after the same iterations.
 // Usage: bench_hydromech_kernels [n=256] [iterations=100]: grid n x n x 2n, the chimney example's
 // physics (examples/hydromech3d_chimney_gpu.json).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/bandwidth.hpp"
@@ -44,6 +48,17 @@ double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) 
   for (int r = 0; r < reps; ++r) body();
   ex.synchronize();
   return t.seconds() / reps;
+}
+
+// The interior values of a field (no halo, no row padding).
+std::vector<real> interior(const Field& f) {
+  const std::vector<real> all = f.to_host();
+  const Layout& l = f.layout();
+  std::vector<real> out;
+  for (int k = 0; k < l.n.z; ++k)
+    for (int j = 0; j < l.n.y; ++j)
+      for (int i = 0; i < l.n.x; ++i) out.push_back(all[l.index(i, j, k)]);
+  return out;
 }
 
 io::json chimney(int n, const std::string& kernel, double smoothing) {
@@ -102,6 +117,7 @@ int main(int argc, char** argv) {
     const char* kernel;
     double smoothing;
   };
+  std::vector<real> reference;  // Pe of the latest generic variant
   for (const Variant v : {Variant{"generic, smoothing 0.02", "generic", 0.02},
                           Variant{"stored, smoothing 0.02", "stored", 0.02},
                           Variant{"generic, sharp switch", "generic", 0.0},
@@ -116,6 +132,19 @@ int main(int argc, char** argv) {
     model.iterate(iters);  // warm-up, and Pe away from its initial zero (both switch branches)
     const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
     report(v.name, s, model.bytes_per_cell_iteration());
+    // The variants run the same iterations from the same state: Pe must agree to round-off.
+    const std::vector<real> Pe = interior(model.Pe());
+    if (std::string(v.kernel) == "generic") {
+      reference = Pe;
+    } else {
+      double diff = 0, scale = 0;
+      for (std::size_t i = 0; i < Pe.size(); ++i) {
+        diff = std::max(diff, std::fabs(double(Pe[i]) - reference[i]));
+        scale = std::max(scale, std::fabs(double(reference[i])));
+      }
+      std::printf("  max |Pe - Pe_generic| / max |Pe_generic| after %d iterations: %.3e\n",
+                  3 * iters, diff / scale);
+    }
   }
   return 0;
 }
