@@ -24,6 +24,8 @@ Material material_from(const io::json& c) {
   m.m = io::at_path(c, "hydromech.bulk_viscosity.exponent").get<int>();
   m.weakening = io::at_path(c, "hydromech.bulk_viscosity.decompaction_weakening").get<real>();
   m.smoothing = io::at_path(c, "hydromech.bulk_viscosity.smoothing").get<real>();
+  m.reta0 = 1 / m.eta0;
+  m.rsmoothing = m.smoothing > 0 ? 1 / m.smoothing : 0;
   m.phi0 = io::at_path(c, "hydromech.phi0").get<real>();
   m.rphi0 = 1 / m.phi0;
   m.buoyancy = io::at_path(c, "hydromech.buoyancy").get<real>();

@@ -30,7 +30,10 @@ struct Material {
   real rphi0 = 1;      // 1 / phi0
   real weakening = 1;  // R: the bulk viscosity is eta / R where Pe < 0 (decompaction)
   real smoothing = 0;  // Pe width of the compaction/decompaction switch (0: sharp)
-  real buoyancy = 1;   // (rho_s - rho_f) g, acting along the up axis
+  // Reciprocals: kernels multiply (a double division costs about ten multiplications on a GPU).
+  real reta0 = 1;       // 1 / eta0
+  real rsmoothing = 0;  // 1 / smoothing (where smoothing > 0)
+  real buoyancy = 1;    // (rho_s - rho_f) g, acting along the up axis
 
   // k(phi), with phi < 0 (a transient undershoot) treated as zero porosity.
   SH_HD real permeability(real phi) const {
@@ -42,7 +45,7 @@ struct Material {
   // decompacts; a tanh over a Pe range of `smoothing` when that is positive.
   SH_HD real weakening_factor(real Pe) const {
     if (smoothing > 0)
-      return real(1) + (weakening - 1) * real(0.5) * (real(1) - tanh(Pe / smoothing));
+      return real(1) + (weakening - 1) * real(0.5) * (real(1) - tanh(Pe * rsmoothing));
     return Pe < 0 ? weakening : real(1);
   }
 
@@ -52,7 +55,7 @@ struct Material {
   }
   // The same with the weakening factor w = weakening_factor(Pe) already at hand.
   SH_HD real compaction_coefficient(real phi, real /*Pe*/, real w) const {
-    return m == 0 ? w / eta0 : w / eta0 * phi * rphi0;
+    return m == 0 ? w * reta0 : w * reta0 * phi * rphi0;
   }
 
   // Porosity at the end of a step of dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old, with Pe held
@@ -63,7 +66,7 @@ struct Material {
     return porosity(phi_old, Pe, weakening_factor(Pe), dt);
   }
   SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
-    const real x = dt * Pe * w / eta0;
+    const real x = dt * Pe * w * reta0;
     return m == 0 ? phi_old - x : phi_old * exp(fmax(-x * rphi0, real(-kMaxGrowth)));
   }
 
@@ -73,8 +76,8 @@ struct Material {
     return compaction_rate(phi_old, Pe, weakening_factor(Pe), dt);
   }
   SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt) const {
-    const real x = dt * Pe * w / eta0;
-    if (m == 0) return x / dt;
+    if (m == 0) return Pe * w * reta0;
+    const real x = dt * Pe * w * reta0;
     return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxGrowth))) / dt;
   }
 
