@@ -145,8 +145,8 @@ struct StoredIteration {
     const CellEval e = evaluate(gather<Dim>(Pe, o), gather<Dim>(phi, o), po);
     const real P = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
     Pe_new.p[o] = P;
-    phi_new.p[o] = co.mat.porosity(po, P, co.mat.weakening_factor(P),
-                                   co.dt);  // what the next iteration's stencils read
+    // What the next iteration's stencils read (the halo is filled by HaloPorosity).
+    phi_new.p[o] = co.mat.porosity(po, P, co.mat.weakening_factor(P), co.dt);
   }
 };
 
