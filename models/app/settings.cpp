@@ -1,5 +1,6 @@
 #include "models/app/settings.hpp"
 
+#include "core/network.hpp"
 #include "models/app/fault.hpp"
 #include "models/app/performance.hpp"
 
@@ -38,7 +39,7 @@ void add_run_options(io::Schema& s) {
         "boundary stream, libnccl.so.2 loaded at run time), ipc (CUDA IPC: peer copies by the "
         "copy engines into the neighbours' buffers; every rank on one node) or auto (see "
         "docs/exchange.md)")
-      .one_of({"auto", "mpi", "mpi-device", "nccl", "ipc"});
+      .one_of(transport_choices());
   s.add("exchange.nccl_library", Type::string, "",
         "Path of libnccl.so.2 (empty: the loader's search path, then the CUDA toolkit's lib "
         "directory)");
