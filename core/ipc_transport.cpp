@@ -191,7 +191,13 @@ std::string ipc_unavailable(const Comm& comm, const Exec& ex) {
   int size = 0;
   MPI_Comm_size(node, &size);
   MPI_Comm_free(&node);
-  return size == comm.size() ? "" : "ipc needs every rank on one node";
+  if (size != comm.size()) return "ipc needs every rank on one node";
+  // Each rank maps its neighbours' memory, so it must see their GPUs (not so under
+  // --gpus-per-task=1 or a CUDA_VISIBLE_DEVICES per rank).
+  if (cuda_device_count() < size)
+    return "ipc needs each rank to see every GPU of the node (" + std::to_string(size) +
+           " ranks, " + std::to_string(cuda_device_count()) + " visible GPUs)";
+  return "";
 }
 
 }  // namespace staghorn
