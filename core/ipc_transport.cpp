@@ -44,6 +44,7 @@ class IpcTransport final : public Transport {
   }
 
   ~IpcTransport() override {
+    cudaStreamSynchronize(ex_.stream(Lane::boundary));  // no copy may outlive the mappings
     drain();
     for (auto& [rank, p] : peers_) close(p);
     cudaEventDestroy(sent_);
@@ -54,13 +55,11 @@ class IpcTransport final : public Transport {
   TransportKind kind() const override { return TransportKind::ipc; }
 
   void start(const MessagePlan& plan, const real* send, real* recv) override {
-    if (recv != recv_) setup(plan, recv);
+    // New buffers, or another field count (the offsets move): map and agree again.
+    if (recv != recv_ || plan.total != total_) setup(plan, recv);
     cudaStream_t s = ex_.stream(Lane::boundary);
     // A neighbour's buffer is free once it has unpacked what we sent last time.
-    if (!first_) {
-      tokens(kConsumedTag);
-      for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.consumed, 0), "wait");
-    }
+    if (!first_) wait_consumed();
     first_ = false;
     for (const auto& m : plan.sends) {
       Peer& p = peers_.at(m.peer);
@@ -88,11 +87,24 @@ class IpcTransport final : public Transport {
  private:
   // Shares handles and receive offsets with every neighbour (collective among neighbours: each
   // calls it at the same exchange, when its buffers are new).
+  // The neighbours have unpacked what we sent last (token), and our stream waits for it (event).
+  void wait_consumed() {
+    tokens(kConsumedTag);
+    cudaStream_t s = ex_.stream(Lane::boundary);
+    for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.consumed, 0), "wait");
+  }
+
   void setup(const MessagePlan& plan, real* recv) {
+    if (!first_) {
+      // The old mappings go: nothing of ours may still be in flight to them, nor theirs in use.
+      wait_consumed();
+      ex_.synchronize(Lane::boundary);
+    }
     drain();
     for (auto& [rank, p] : peers_) close(p);
     peers_.clear();
     recv_ = recv;
+    total_ = plan.total;
     first_ = true;
     PeerHandles mine{};
     check_cuda(cudaIpcGetMemHandle(&mine.recv, recv), "cudaIpcGetMemHandle");
@@ -166,6 +178,7 @@ class IpcTransport final : public Transport {
   MPI_Comm comm_ = MPI_COMM_NULL;
   cudaEvent_t sent_ = nullptr, consumed_ = nullptr;
   real* recv_ = nullptr;
+  std::size_t total_ = 0;
   bool first_ = true;
   std::map<int, Peer> peers_;
   std::vector<MPI_Request> pending_;
