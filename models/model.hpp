@@ -16,6 +16,18 @@ struct ModelContext {
   const io::json& config;
   const Decomposition& dec;
   const Exec& exec;
+
+  // This rank's block with the halo the decomposition was built for (none on inactive axes).
+  Layout layout() const { return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}}; }
+  // exchange.boundary_width: the shell computed first while its halo travels.
+  Int3 boundary_width() const {
+    const io::json& w = io::at_path(config, "exchange.boundary_width");
+    return {w[0].get<int>(), w[1].get<int>(), w[2].get<int>()};
+  }
+  // exchange.hide_communication as asked; a model also needs something to hide (remote peers).
+  bool hide_communication() const {
+    return io::at_path(config, "exchange.hide_communication").get<bool>();
+  }
 };
 
 // A named global diagnostic (mass, max, ...), identical on every rank.

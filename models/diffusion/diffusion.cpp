@@ -8,10 +8,6 @@
 namespace staghorn::diffusion {
 namespace {
 
-Layout layout_of(const Decomposition& dec) {
-  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
-}
-
 Material material_from(const io::json& c) {
   Material m;
   m.D0 = io::at_path(c, "diffusion.D0").get<real>();
@@ -38,27 +34,20 @@ Diffusion::Kernel parse_kernel(const std::string& name) {
   return Diffusion::Kernel::automatic;
 }
 
-Int3 shell_width(const ModelContext& ctx) {
-  Int3 w;
-  for (int a = 0; a < 3; ++a)
-    w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
-  return w;
-}
-
 }  // namespace
 
 Diffusion::Diffusion(const ModelContext& ctx)
     : dec_(ctx.dec),
       ex_(ctx.exec),
-      layout_(layout_of(ctx.dec)),
+      layout_(ctx.layout()),
       H_("H", Location::cell, layout_, ex_.backend(), "1", "diffused quantity H"),
       H_new_("H_new", Location::cell, layout_, ex_.backend()),
       H_old_("H_old", Location::cell, layout_, ex_.backend()),
       dHdtau_("dHdtau", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
-      split_(split_for(halo_, layout_.interior(), shell_width(ctx))),
+      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       // Only communication with other ranks is worth hiding; local copies are not.
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      hide_(ctx.hide_communication() && halo_.remote()),
       bcs_(bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
