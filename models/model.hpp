@@ -7,6 +7,7 @@
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 #include "io/schema.hpp"
+#include "io/time_series.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn {
@@ -44,6 +45,8 @@ class Model : public Stepper {
   // condition, or a restart), on all ranks together (it communicates; constructors do not).
   virtual void refresh() = 0;
   virtual std::vector<Diagnostic> diagnostics() = 0;
+  // Units and long names of the diagnostics, by name, for diagnostics.nc (unlisted: units "1").
+  virtual std::vector<io::SeriesColumn> diagnostic_columns() const { return {}; }
   // Bytes one iteration must move per cell at least (each array read once, each updated array
   // also written once): the A_eff of T_eff = A_eff / t_it.
   virtual double bytes_per_cell_iteration() const = 0;

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "core/bandwidth.hpp"
 #include "core/decomposition.hpp"
@@ -12,6 +13,7 @@
 #include "io/progress.hpp"
 #include "io/records.hpp"
 #include "io/snapshot.hpp"
+#include "io/time_series.hpp"
 #include "models/app/fault.hpp"
 #include "models/app/performance.hpp"
 #include "models/app/registry.hpp"
@@ -95,10 +97,37 @@ std::string snapshot_path(const RunSettings& s, long long step) {
   return (fs::path(s.output_dir) / (s.prefix + name)).string();
 }
 
-std::vector<std::string> series_columns(Model& model) {
+std::vector<std::string> series_columns(const std::vector<Diagnostic>& diagnostics) {
   std::vector<std::string> cols{"step", "time", "iterations", "residual", "seconds"};
-  for (const auto& d : model.diagnostics()) cols.push_back(d.first);
+  for (const auto& d : diagnostics) cols.push_back(d.first);
   return cols;
+}
+
+// diagnostics.nc's columns: the step's cost, then the model's diagnostics with their units.
+std::vector<io::SeriesColumn> nc_columns(const Model& model,
+                                         const std::vector<Diagnostic>& diagnostics) {
+  std::vector<io::SeriesColumn> cols{
+      {"iterations", "1", "solver iterations (PT) or RK3 stages of the last time step"},
+      {"residual", "1", "largest residual norm at the end of the last time step (PT)"},
+      {"seconds", "s", "wall time of the last time step"}};
+  const std::vector<io::SeriesColumn> known = model.diagnostic_columns();
+  for (const auto& d : diagnostics) {
+    io::SeriesColumn c{d.first, "1", ""};
+    for (const io::SeriesColumn& k : known)
+      if (k.name == d.first) c = k;
+    cols.push_back(c);
+  }
+  return cols;
+}
+
+// `head` followed by the values of `tail`.
+std::vector<double> concat(std::vector<double> head, const std::vector<Diagnostic>& tail) {
+  for (const auto& d : tail) head.push_back(d.second);
+  return head;
+}
+std::vector<double> concat(std::vector<double> head, const std::vector<double>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
 }
 
 double max_residual(const StepReport& r) {
@@ -228,10 +257,23 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
     last_written = snapshot_path(rs, st.step);
   };
   std::unique_ptr<io::CsvSeries> series;
-  const auto columns = series_columns(*model);
+  std::vector<Diagnostic> diagnostics = model->diagnostics();  // collective
+  const auto columns = series_columns(diagnostics);
   if (comm.root())
     series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
                                              columns, !rs.restart.empty());
+  // Every diagnostics_every-th step (and the start of a new run); rank 0 writes, the values are
+  // already global. A restart trims the file to its step (see io/time_series.hpp).
+  std::unique_ptr<io::TimeSeries> nc_series;
+  together(comm, [&] {
+    if (!comm.root()) return;
+    std::optional<long long> resume;
+    if (!rs.restart.empty()) resume = state.step;
+    nc_series = std::make_unique<io::TimeSeries>(
+        (fs::path(rs.output_dir) / "diagnostics.nc").string(), nc_columns(*model, diagnostics),
+        "Staghorn " + rs.model + " diagnostics", resume);
+    if (!resume) nc_series->append(state.step, state.time, concat({0, 0, 0}, diagnostics));
+  });
   if (rs.restart.empty() && rs.output_initial) write(state);
 
   const long long first_step = state.step;
@@ -245,10 +287,11 @@ io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     iterations += r.iterations;
     solve_seconds += seconds;
-    std::vector<double> row{double(st.step), st.time, double(r.iterations), max_residual(r),
-                            seconds};
-    for (const auto& d : model->diagnostics()) row.push_back(d.second);
-    if (series) series->row(row);
+    const bool diagnose = st.step % rs.diagnostics_every == 0;
+    if (diagnose) diagnostics = model->diagnostics();  // collective
+    const std::vector<double> cost{double(r.iterations), max_residual(r), seconds};
+    if (series) series->row(concat({double(st.step), st.time}, concat(cost, diagnostics)));
+    if (nc_series && diagnose) nc_series->append(st.step, st.time, concat(cost, diagnostics));
     progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
   };
   hooks.output = [&](const LoopState& st) {

@@ -47,7 +47,8 @@ void add_run_options(io::Schema& s) {
   s.add("time.steps", Type::integer, 10, "Number of time steps (to reach, when restarting)")
       .at_least(0);
   s.add("output.dir", Type::string, "staghorn-output",
-        "Directory for snapshots, diagnostics.csv and metrics.jsonl (--output overrides)");
+        "Directory for snapshots, diagnostics.csv, diagnostics.nc and metrics.jsonl (--output "
+        "overrides)");
   s.add("output.every", Type::integer, 0,
         "Write a snapshot every this many steps (0: only the last step)")
       .at_least(0);
@@ -56,6 +57,11 @@ void add_run_options(io::Schema& s) {
         "Write the last step's snapshot even when output.every does not fall on it (false: "
         "timing runs, e.g. campaigns, that need no fields)");
   s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
+  s.add("output.diagnostics_every", Type::integer, 1,
+        "Compute the model's diagnostics (urms, mass, ...) at every step that is a multiple of "
+        "this, and at the start, and append them to diagnostics.nc (netCDF time series; rows of "
+        "diagnostics.csv between repeat the last values)")
+      .at_least(1);
   s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")
       .at_least(0);
   s.add("restart", Type::string, "",
@@ -89,6 +95,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.output_initial = at_path(c, "output.initial").get<bool>();
   r.output_final = at_path(c, "output.final").get<bool>();
   r.prefix = at_path(c, "output.prefix").get<std::string>();
+  r.diagnostics_every = at_path(c, "output.diagnostics_every").get<long long>();
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();
   r.measure_copy_bandwidth = at_path(c, "metrics.copy_bandwidth").get<bool>();

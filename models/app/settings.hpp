@@ -18,6 +18,7 @@ struct RunSettings {
   double dt = 0;
   long long steps = 0;
   long long output_every = 0;
+  long long diagnostics_every = 1;
   bool output_initial = true;
   bool output_final = true;
   std::string output_dir;

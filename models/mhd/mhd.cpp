@@ -106,8 +106,7 @@ Mhd::Mhd(const ModelContext& ctx)
       force_f0_(io::at_path(ctx.config, "mhd.forcing.amplitude").get<real>()),
       force_kf_(io::at_path(ctx.config, "mhd.forcing.k").get<real>()),
       force_sigma_(io::at_path(ctx.config, "mhd.forcing.helicity").get<real>()),
-      force_rng_(io::at_path(ctx.config, "mhd.forcing.seed").get<long long>()),
-      diag_every_(io::at_path(ctx.config, "mhd.diagnostics_every").get<long long>()) {
+      force_rng_(io::at_path(ctx.config, "mhd.forcing.seed").get<long long>()) {
   check_grid(dec_, order_);
   for (auto* set : {&f_, &next_, &w_})
     for (Field& f : *set) fill(ex_, f, 0);
@@ -237,20 +236,31 @@ rk3::Limits Mhd::limits() {
 }
 
 std::vector<Diagnostic> Mhd::diagnostics() {
-  // The run driver asks after every step; the reductions are only worth it every N-th.
-  if (!last_diag_.empty() && calls_++ % diag_every_ != 0) return last_diag_;
   const Grid& g = dec_.grid();
   real volume = 1, cells = 1;
   for (int a = 0; a < 3; ++a) volume *= g.length[a], cells *= g.n[a];
   const real dV = volume / cells;
-  last_diag_ = {{"urms", std::sqrt(reduce_cells(CellQuantity::u2, false) / cells)},
-                {"brms", std::sqrt(reduce_cells(CellQuantity::B2, false) / cells)},
-                {"umax", std::sqrt(reduce_cells(CellQuantity::u2, true))},
-                {"mass", reduce_cells(CellQuantity::rho, false) * dV},
-                {"kinetic_energy", reduce_cells(CellQuantity::kinetic, false) * dV},
-                {"magnetic_energy", reduce_cells(CellQuantity::B2, false) * dV / (2 * ph_.mu0)},
-                {"max_div_u", reduce_cells(CellQuantity::div_u_abs, true)}};
-  return last_diag_;
+  return {{"urms", std::sqrt(reduce_cells(CellQuantity::u2, false) / cells)},
+          {"brms", std::sqrt(reduce_cells(CellQuantity::B2, false) / cells)},
+          {"umax", std::sqrt(reduce_cells(CellQuantity::u2, true))},
+          {"mass", reduce_cells(CellQuantity::rho, false) * dV},
+          {"kinetic_energy", reduce_cells(CellQuantity::kinetic, false) * dV},
+          {"magnetic_energy", reduce_cells(CellQuantity::B2, false) * dV / (2 * ph_.mu0)},
+          {"max_div_u", reduce_cells(CellQuantity::div_u_abs, true)},
+          {"dt_limit", rk3::stable_dt(rk_, limits())}};
+}
+
+std::vector<io::SeriesColumn> Mhd::diagnostic_columns() const {
+  return {{"urms", "1", "root mean square velocity"},
+          {"brms", "1", "root mean square magnetic field (curl A + B_ext)"},
+          {"umax", "1", "largest |u|"},
+          {"mass", "1", "total mass (integral of rho)"},
+          {"kinetic_energy", "1", "kinetic energy (integral of rho |u|^2 / 2)"},
+          {"magnetic_energy", "1", "magnetic energy (integral of |B|^2 / (2 mu0))"},
+          {"max_div_u", "1", "largest |div u|"},
+          {"dt_limit", "1",
+           "largest stable RK3 step of the state (advective with the fast magnetosonic speed, "
+           "and diffusive limits, scaled by rk3.cdt and rk3.cdtv)"}};
 }
 
 }  // namespace staghorn::mhd

@@ -24,6 +24,7 @@ class Mhd final : public Model, public rk3::Problem {
   std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
+  std::vector<io::SeriesColumn> diagnostic_columns() const override;
   double bytes_per_cell_iteration() const override;
 
   // rk3::Problem
@@ -66,8 +67,6 @@ class Mhd final : public Model, public rk3::Problem {
   real force_f0_, force_kf_, force_sigma_;
   std::mt19937_64 force_rng_;
   Forcing force_;
-  long long diag_every_, calls_ = 0;
-  std::vector<Diagnostic> last_diag_;
 };
 
 }  // namespace staghorn::mhd

@@ -35,10 +35,6 @@ void Mhd::add_options(io::Schema& s) {
   s.add("mhd.cooling", Type::number, 0.0, "Explicit volumetric cooling C");
   s.add("mhd.B_ext", Type::number3, io::json::array({0.0, 0.0, 0.0}),
         "Imposed uniform magnetic field added to B = curl A");
-  s.add("mhd.diagnostics_every", Type::integer, 1,
-        "Recompute the diagnostics (urms, brms, ...) every this many steps; the rows between "
-        "repeat the last values")
-      .at_least(1);
   s.add("mhd.initial.type", Type::string, "noise",
         "Initial state on top of lnrho = lnrho0, u = 0, s = 0, A = 0: noise (uniform random "
         "lnrho, u, s of the amplitude, seeded by the global cell index), sound_wave (travelling "
