@@ -1,4 +1,5 @@
 // The hydro-mechanical model's configuration keys and its entry in the model registry.
+#include "models/hydromech/coupled.hpp"
 #include "models/hydromech/hydromech.hpp"
 
 namespace staghorn::hydromech {
@@ -86,10 +87,16 @@ void HydroMech::add_options(io::Schema& s) {
 
 ModelInfo HydroMech::info() {
   return {"hydromech",
-          "Porosity waves by two-phase viscous compaction (porosity, effective pressure), "
-          "Darcy flow with k ~ phi^n, decompaction weakening; implicit steps by accelerated "
-          "pseudo-transient iterations",
-          &HydroMech::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+          "Porosity waves by two-phase viscous compaction: reduced (porosity, effective "
+          "pressure) or coupled (solid Stokes + Darcy) variant, k ~ phi^n, decompaction "
+          "weakening; implicit steps by accelerated pseudo-transient iterations",
+          [](io::Schema& s) {
+            HydroMech::add_options(s);
+            CoupledHydroMech::add_options(s);
+          },
+          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+            if (io::at_path(ctx.config, "hydromech.variant") == "coupled")
+              return std::make_unique<CoupledHydroMech>(ctx);
             return std::make_unique<HydroMech>(ctx);
           }};
 }

@@ -1,0 +1,16 @@
+#pragma once
+// Config readers shared by the reduced and the coupled variants.
+#include "io/schema.hpp"
+#include "models/hydromech/boundary.hpp"
+#include "models/hydromech/physics.hpp"
+
+namespace staghorn::hydromech {
+
+// The material laws of `hydromech.phi0`, `.permeability.*`, `.bulk_viscosity.*`, `.buoyancy`.
+Material material_from(const io::json& config);
+
+// The fluid conditions of `hydromech.boundary.*` (on Pe in the reduced variant, on the fluid
+// over-pressure in the coupled one).
+PeBcs pe_bcs_from(const io::json& config);
+
+}  // namespace staghorn::hydromech

@@ -1,0 +1,97 @@
+#pragma once
+#include <array>
+
+#include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
+#include "models/hydromech/boundary.hpp"
+#include "models/hydromech/coupled_kernels.hpp"
+#include "models/model.hpp"
+#include "solvers/pt_solver.hpp"
+
+namespace staghorn::hydromech {
+
+// The coupled variant of two-phase viscous compaction (`hydromech.variant = coupled`): solid
+// Stokes flow (velocities on faces, total over-pressure p at centres, deviatoric stresses at
+// centres and edges, viscous or Maxwell visco-elastic shear) coupled to Darcy flow of the fluid
+// (fluid over-pressure pf at centres) through the compaction of the pores. Implicit steps, each
+// solved by accelerated PT iterations on v, p, pf and tau; porosity follows Pe = p - pf in closed
+// form as in the reduced variant. 1-D, 2-D and 3-D; gravity along the last active axis.
+// Equations and numerics: docs/models/hydromech.md, "Coupled variant".
+class CoupledHydroMech final : public Model, public pt::Problem {
+ public:
+  explicit CoupledHydroMech(const ModelContext& ctx);
+
+  static void add_options(io::Schema& schema);
+
+  StepReport advance(real dt) override;
+  std::vector<const Field*> output_fields() const override;
+  std::vector<Field*> state_fields() override;
+  void refresh() override;
+  std::vector<Diagnostic> diagnostics() override;
+  // Read: v, p, pf, tau, dpf/dtau, phi_old, exc, mu, mu_max (and tau_old when elastic); written:
+  // v, p, pf, tau, dpf/dtau and exc (the porosity pass).
+  double bytes_per_cell_iteration() const override;
+
+  // pt::Problem
+  void begin_solve(real dt) override;
+  void iterate(int count) override;
+  std::vector<pt::Residual> residuals() override;
+  void retry(real factor) override;
+
+  const Field& phi() const { return phi_; }
+  const Field& P() const { return P_; }
+  const Field& Pf() const { return Pf_; }
+  const Field& V(int axis) const { return V_[axis]; }
+  int up_axis() const { return up_; }
+  // The compaction length sqrt(k0 (eta0 + 4/3 eta_s)) of the 1-D waves (docs).
+  real compaction_length() const;
+  // Porosity of the lithostatic reference state (the mean porosity on a periodic up axis).
+  real reference_porosity() const { return phi_ref_; }
+
+ private:
+  template <int Dim>
+  void iterate_dim(int count);
+  template <int Dim>
+  coupled::Pseudo<Dim> pseudo();
+  template <int Dim>
+  real reduce_residual(int equation, bool absolute);
+  template <int Dim>
+  void update_wall_edges(const coupled::Pseudo<Dim>& ps, const stokes::State& out);
+  coupled::Constants constants() const;
+  stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
+  coupled::Extra extra();
+  std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, Field& Pf,
+                               std::array<Field, 6>& T);
+  std::vector<int> stress_components() const;
+  void apply_velocity_walls(std::array<Field, 3>& V);
+  void apply_pressure_ghosts(Field& P, Field& Pf);
+  void porosity_pass();
+  void finish_step();
+  void set_initial(const io::json& ic);
+  int dims() const { return dec_.grid().dims(); }
+
+  const Decomposition& dec_;
+  Exec ex_;
+  Layout layout_;
+  int up_;
+  std::array<Field, 3> V_, V_new_, V_start_;
+  Field P_, P_new_, P_start_, Pf_, Pf_new_, Pf_start_, dPfdtau_;
+  std::array<Field, 6> T_, T_new_, T_old_;
+  Field phi_, phi_old_, exc_, mu_, mu_max_;
+  HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;
+  std::array<bool, 6> no_slip_;
+  PeBcs pf_bcs_;
+  Material mat_;
+  real eta_s_, shear_modulus_, Re_, r_;
+  real phi_ref_;
+  bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
+  pt::Solver solver_;
+  real dt_ = 0;
+  real cfl_;
+  StepReport last_;
+  real balance_ = 0;  // the latest step's fluid volume balance error (sum of R_f dV)
+};
+
+}  // namespace staghorn::hydromech

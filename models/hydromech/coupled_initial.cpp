@@ -1,0 +1,84 @@
+// Initial conditions of the coupled variant, evaluated once on the host at cell centres.
+#include <cmath>
+
+#include "core/error.hpp"
+#include "models/hydromech/coupled.hpp"
+#include "models/hydromech/solitary_wave.hpp"
+
+namespace staghorn::hydromech {
+namespace {
+
+// The 1-D solitary wave's assumptions, checked with the keys that break them named.
+void require_wave(const Material& m, real shear_modulus, real amplitude) {
+  if (m.n != 3)
+    throw io::ConfigError(
+        "hydromech.permeability.exponent: the solitary_wave initial condition needs n = 3");
+  if (m.m != 0)
+    throw io::ConfigError(
+        "hydromech.bulk_viscosity.exponent: the solitary_wave initial condition needs m = 0");
+  if (m.weakening != 1)
+    throw io::ConfigError(
+        "hydromech.bulk_viscosity.decompaction_weakening: the solitary_wave initial condition "
+        "needs R = 1");
+  if (shear_modulus != 0)
+    throw io::ConfigError(
+        "hydromech.coupled.shear_modulus: the solitary_wave initial condition needs a viscous "
+        "matrix (0)");
+  if (!(amplitude > 1))
+    throw io::ConfigError("hydromech.initial.amplitude: the solitary wave needs phi_max/phi0 > 1");
+}
+
+}  // namespace
+
+// gaussian and uniform as in the reduced variant (pressures and velocities 0: the first step
+// solves them); solitary_wave: the exact 1-D wave of the coupled equations (docs: the reduced
+// wave with compaction length sqrt(k0 (eta0 + 4/3 eta_s))) and its pressures as a first guess.
+void CoupledHydroMech::set_initial(const io::json& ic) {
+  const Grid& g = dec_.grid();
+  const std::string type = ic["type"].get<std::string>();
+  const real amplitude = ic["amplitude"].get<real>();
+  const real sigma = ic["sigma"].get<real>();
+  real center[3], sig[3];
+  for (int a = 0; a < 3; ++a) {
+    center[a] =
+        ic["center"].is_null() ? g.origin[a] + g.length[a] / 2 : ic["center"][a].get<real>();
+    sig[a] = sigma * ic["aspect"][a].get<real>();
+  }
+  if (type == "solitary_wave") require_wave(mat_, shear_modulus_, amplitude);
+  const SolitaryWave wave{amplitude};
+  const real delta = compaction_length();
+  // 1-D: Pe_eff = (1 + 4 eta_s / (3 eta0)) Pe obeys the reduced equations; p = -(4/3) eta_s / eta0
+  // Pe up to a constant.
+  const real shear = real(4) / 3 * eta_s_ / mat_.eta0;
+
+  std::vector<real> phi = phi_.to_host(), P = P_.to_host(), Pf = Pf_.to_host();
+  const Int3 n = layout_.n, off = dec_.offset();
+  for (int k = 0; k < n.z; ++k)
+    for (int j = 0; j < n.y; ++j)
+      for (int i = 0; i < n.x; ++i) {
+        const int idx[3] = {i + off.x, j + off.y, k + off.z};
+        real d[3] = {0, 0, 0}, r2 = 0;
+        for (int a = 0; a < g.dims(); ++a) {
+          d[a] = g.coordinate(Location::cell, a, idx[a]) - center[a];
+          if (g.periodic[a]) d[a] -= g.length[a] * std::round(d[a] / g.length[a]);
+          r2 += d[a] * d[a] / (sig[a] * sig[a]);
+        }
+        const std::size_t c = layout_.index(i, j, k);
+        phi[c] = mat_.phi0;
+        P[c] = Pf[c] = 0;
+        if (type == "gaussian") phi[c] *= 1 + amplitude * std::exp(-r2 / 2);
+        if (type == "solitary_wave") {
+          double f, scaled;
+          wave.at(d[up_] / delta, f, scaled);
+          phi[c] = mat_.phi0 * f;
+          const real Pe = mat_.buoyancy * delta * scaled / (1 + shear);
+          P[c] = -shear * Pe;
+          Pf[c] = P[c] - Pe;
+        }
+      }
+  phi_.from_host(phi);
+  P_.from_host(P);
+  Pf_.from_host(Pf);
+}
+
+}  // namespace staghorn::hydromech

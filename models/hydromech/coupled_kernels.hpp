@@ -1,0 +1,297 @@
+#pragma once
+// Kernels of the coupled hydro-mechanical variant (docs/models/hydromech.md, "Coupled variant"):
+// solid Stokes flow coupled to Darcy flow of the fluid, in over-pressures relative to the
+// lithostatic state of porosity phi_ref (Boussinesq, phi << 1, as the reduced variant):
+//   total momentum:  div(tau) - grad(p) + (phi - phi_ref) B e_up = 0
+//   solid mass:      div(v_s) + C(Pe) = 0
+//   fluid mass:      div(q) - C(Pe) = 0,          q = -k(phi) (grad(pf) - B e_up)
+//   porosity:        phi = phi(phi_old, Pe),      C = (phi_old - phi) / dt,   Pe = p - pf
+//   shear (Maxwell): tau = 2 eta_ve (eps_dev + tau_old / (2 G dt)),  1/eta_ve = 1/eta_s + 1/(G dt)
+// The building blocks: Material and darcy_flux (physics.hpp, shared with the reduced variant),
+// the Stokes strain rates, stress relaxation and momentum residuals (models/stokes/kernels.hpp),
+// the damped PT update (solvers/pt_update.hpp). One fused kernel updates, at cell o, p, pf and the
+// normal stresses, the shear stresses of its low edges and the solid velocities of its low faces
+// (recomputing the few new pressures and stresses of its neighbours those faces need).
+
+#include "core/field.hpp"
+#include "core/stencil.hpp"
+#include "models/hydromech/physics.hpp"
+#include "models/stokes/kernels.hpp"
+#include "solvers/pt_update.hpp"
+
+namespace staghorn::hydromech::coupled {
+
+using stencil::Off;
+
+// Constants of one PT iteration.
+struct Constants {
+  Material mat;
+  stokes::Params sp;  // spacing, Stokes pseudo-steps, buoyancy B along the up axis, walls
+  real dt;
+  real phi_ref;   // porosity of the lithostatic reference state
+  real body[3];   // B along the up axis (the Darcy flux's driving term)
+  real sum_rdx2;  // sum over active axes of 1/dx^2
+  real slowest;   // sum over active axes of (pi/L)^2
+  real elastic;   // 1 / (2 G dt); 0 for a viscous solid
+  float cfl;
+};
+
+// The fields besides the Stokes state (v, p, tau in stokes::State; p is the total over-pressure).
+struct Extra {
+  View Pf;       // fluid over-pressure
+  View dPfdtau;  // its pseudo-velocity (damped PT)
+  View phi_old;  // porosity at the start of the step
+  View exc;      // phi(phi_old, Pe) - phi_ref of the iterate (halo included): the buoyancy
+  View Txx_o, Tyy_o, Tzz_o, Txy_o, Txz_o, Tyz_o;  // stresses at the start of the step (Maxwell)
+};
+
+// Pressures and stresses of the next iterate, point by point (cells and edges), from the current
+// one. Strain rates and viscosity averages are the Stokes model's.
+template <int Dim>
+struct Pseudo : stokes::Kinematics<Dim> {
+  using K = stokes::Kinematics<Dim>;
+  Constants k;
+  Extra x;
+
+  SH_HD real Pe(Off o) const { return K::s.P.p[o] - x.Pf.p[o]; }
+  SH_HD real phi(Off o) const { return x.exc.p[o] + k.phi_ref; }
+
+  // Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C). The compaction term is taken
+  // implicitly in pseudo-time: in decompaction (C' large) it would otherwise limit K~dtau.
+  SH_HD real P_new(Off o) const {
+    const real Pe_c = Pe(o), w = k.mat.weakening_factor(Pe_c);
+    const real C = k.mat.compaction_rate(x.phi_old.p[o], Pe_c, w, k.dt);
+    const real dC = k.mat.compaction_coefficient(phi(o), Pe_c, w);
+    const real kdt = k.sp.r * k.sp.gdt * K::m.mu_max.p[o];
+    return K::s.P.p[o] + kdt / (1 + kdt * dC) * (-K::div(o) - C);
+  }
+
+  // tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation).
+  SH_HD real relax(real tau, real gdt, real mu, real e, real tau_old) const {
+    return stokes::Pseudo<Dim>::relax(tau, gdt, mu, e + k.elastic * tau_old);
+  }
+  SH_HD real gdt_cell(Off o) const { return k.sp.gdt * K::m.mu_max.p[o]; }
+  SH_HD real Txx_new(Off o) const {
+    return relax(K::s.Txx.p[o], gdt_cell(o), K::m.mu.p[o], K::exx(o), x.Txx_o.p[o]);
+  }
+  SH_HD real Tyy_new(Off o) const {
+    return relax(K::s.Tyy.p[o], gdt_cell(o), K::m.mu.p[o], K::eyy(o), x.Tyy_o.p[o]);
+  }
+  SH_HD real Tzz_new(Off o) const {
+    return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], K::ezz(o), x.Tzz_o.p[o]);
+  }
+  SH_HD real Txy_new(Off o) const {
+    const real g = k.sp.gdt * stencil::max_xyb(K::m.mu, o);
+    return relax(K::s.Txy.p[o], g, K::mu_xy(o), K::exy(o), x.Txy_o.p[o]);
+  }
+  SH_HD real Txz_new(Off o) const {
+    const real g = k.sp.gdt * stencil::max_xzb(K::m.mu, o);
+    return relax(K::s.Txz.p[o], g, K::mu_xz(o), K::exz(o), x.Txz_o.p[o]);
+  }
+  SH_HD real Tyz_new(Off o) const {
+    const real g = k.sp.gdt * stencil::max_yzb(K::m.mu, o);
+    return relax(K::s.Tyz.p[o], g, K::mu_yz(o), K::eyz(o), x.Tyz_o.p[o]);
+  }
+  SH_HD real vdt_face(Off o, Off back) const {
+    return k.sp.vdt / fmax(K::m.mu_max.p[o], K::m.mu_max.p[o - back]);
+  }
+};
+
+// Fluid mass at cell o: the residual C - div q and what its pseudo-step needs (the reduced
+// variant's bound on the Jacobian: compaction r = C', Darcy 4 k_max sum(1/dx^2), and k's
+// dependence on Pe through phi).
+struct FluidEval {
+  real R, r, k_c, k_max, dk, phi;
+};
+
+template <int Dim>
+SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, Off o) {
+  FluidEval e{};
+  e.phi = x.exc.p[o] + k.phi_ref;
+  e.k_c = k.mat.permeability(e.phi);
+  const Off s[3] = {1, x.Pf.sy, x.Pf.sz};
+  const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
+  const real* pf = x.Pf.p + o;
+  for (int a = 0; a < Dim; ++a) {
+    const real k_lo = real(0.5) * (e.k_c + k.mat.permeability(x.exc.p[o - s[a]] + k.phi_ref));
+    const real k_hi = real(0.5) * (e.k_c + k.mat.permeability(x.exc.p[o + s[a]] + k.phi_ref));
+    // q = -k (grad pf - B e_up) is the reduced variant's flux of -pf.
+    const real q_lo = darcy_flux(k_lo, -pf[-s[a]], -pf[0], rdx[a], k.body[a]);
+    const real q_hi = darcy_flux(k_hi, -pf[0], -pf[s[a]], rdx[a], k.body[a]);
+    e.R -= (q_hi - q_lo) * rdx[a];
+    e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
+    e.dk += (fabs((pf[0] - pf[-s[a]]) * rdx[a] - k.body[a]) +
+             fabs((pf[s[a]] - pf[0]) * rdx[a] - k.body[a])) *
+            rdx[a];
+  }
+  const real Pe = P.p[o] - pf[0], w = k.mat.weakening_factor(Pe);
+  e.R += k.mat.compaction_rate(x.phi_old.p[o], Pe, w, k.dt);
+  e.r = k.mat.compaction_coefficient(e.phi, Pe, w);
+  return e;
+}
+
+// The reduced variant's optimal local pseudo-step for the fluid pressure.
+SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e) {
+  const real dkdp = e.phi > 0 ? k.mat.n * e.k_c / e.phi * k.dt * e.r : real(0);
+  const real stiff = 4 * e.k_max * k.sum_rdx2 + real(0.5) * dkdp * e.dk;
+  const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
+  const real t = 1 / r;
+  return pt::optimal_step(stiff * t / 4, e.k_c * k.slowest * t, t, k.cfl);
+}
+
+// Total stresses of the next iterate, for the momentum residual.
+template <int Dim>
+struct PseudoStress {
+  Pseudo<Dim> p;
+  SH_HD real sxx(Off o) const { return p.Txx_new(o) - p.P_new(o); }
+  SH_HD real syy(Off o) const { return p.Tyy_new(o) - p.P_new(o); }
+  SH_HD real szz(Off o) const { return p.Tzz_new(o) - p.P_new(o); }
+  SH_HD real txy(Off o) const { return p.Txy_new(o); }
+  SH_HD real txz(Off o) const { return p.Txz_new(o); }
+  SH_HD real tyz(Off o) const { return p.Tyz_new(o); }
+};
+
+// Physical stresses of the current iterate (for the residual norms).
+template <int Dim>
+struct PhysicalStress {
+  Pseudo<Dim> p;
+  SH_HD real tau(real mu, real e, real tau_old) const {
+    return 2 * mu * (e + p.k.elastic * tau_old);
+  }
+  SH_HD real sxx(Off o) const { return tau(p.m.mu.p[o], p.exx(o), p.x.Txx_o.p[o]) - p.s.P.p[o]; }
+  SH_HD real syy(Off o) const { return tau(p.m.mu.p[o], p.eyy(o), p.x.Tyy_o.p[o]) - p.s.P.p[o]; }
+  SH_HD real szz(Off o) const { return tau(p.m.mu.p[o], p.ezz(o), p.x.Tzz_o.p[o]) - p.s.P.p[o]; }
+  SH_HD real txy(Off o) const { return tau(p.mu_xy(o), p.exy(o), p.x.Txy_o.p[o]); }
+  SH_HD real txz(Off o) const { return tau(p.mu_xz(o), p.exz(o), p.x.Txz_o.p[o]); }
+  SH_HD real tyz(Off o) const { return tau(p.mu_yz(o), p.eyz(o), p.x.Tyz_o.p[o]); }
+};
+
+// The buoyancy's "density" in stokes::momentum_*: g[up] = B times the excess porosity.
+template <int Dim>
+SH_HD inline stokes::Material buoyant(const Pseudo<Dim>& p) {
+  return {p.m.mu, p.m.mu_max, p.x.exc};
+}
+
+// One fused PT iteration at cell (i, j, k). Wall faces keep their values.
+template <int Dim>
+struct Iteration {
+  Pseudo<Dim> ps;
+  stokes::State out;
+  View Pf_new;
+
+  SH_HD void operator()(int i, int j, int k) const {
+    const stokes::Params& c = ps.k.sp;
+    const stokes::State& s = ps.s;
+    const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
+    out.P.p[o] = ps.P_new(o);
+    const FluidEval f = fluid<Dim>(ps.k, s.P, ps.x, o);
+    Pf_new.p[o] = pt::advance(ps.x.Pf.p[o], f.R, ps.x.dPfdtau.p[o], fluid_step(ps.k, f));
+    out.Txx.p[o] = ps.Txx_new(o);
+    if constexpr (Dim >= 2) {
+      out.Tyy.p[o] = ps.Tyy_new(o);
+      out.Txy.p[o] = ps.Txy_new(o);
+    }
+    if constexpr (Dim >= 3) {
+      out.Tzz.p[o] = ps.Tzz_new(o);
+      out.Txz.p[o] = ps.Txz_new(o);
+      out.Tyz.p[o] = ps.Tyz_new(o);
+    }
+    const PseudoStress<Dim> st{ps};
+    const stokes::Material m = buoyant(ps);
+    const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
+               wz = k == 0 && c.wall_lo[2];
+    out.Vx.p[o] =
+        s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * stokes::momentum_x<Dim>(st, c, m, o, sy, sz));
+    if constexpr (Dim >= 2)
+      out.Vy.p[o] =
+          s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * stokes::momentum_y<Dim>(st, c, m, o, sy, sz));
+    if constexpr (Dim >= 3)
+      out.Vz.p[o] =
+          s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * stokes::momentum_z<Dim>(st, c, m, o, sy, sz));
+  }
+};
+
+// Shear stresses on the edges of a high wall (index n along its normal), outside every cell's
+// low edges.
+template <int Dim>
+struct WallEdges {
+  Pseudo<Dim> ps;
+  stokes::State out;
+  int axis;  // the wall's normal
+  SH_HD void operator()(int i, int j, int k) const {
+    const Off o = ps.s.P.offset(i, j, k);
+    if (axis != 2) out.Txy.p[o] = ps.Txy_new(o);
+    if constexpr (Dim >= 3) {
+      if (axis != 1) out.Txz.p[o] = ps.Txz_new(o);
+      if (axis != 0) out.Tyz.p[o] = ps.Tyz_new(o);
+    }
+  }
+};
+
+// The residual of one equation at cell (i, j, k) (its low face for momentum; walls excluded),
+// times `weight`: 0, 1, 2 momentum x, y, z; 3 solid mass; 4 fluid mass. `absolute`: |R|.
+template <int Dim>
+struct Residual {
+  Pseudo<Dim> ps;
+  int equation;
+  real weight;
+  bool absolute;
+  SH_HD real operator()(int i, int j, int kk) const {
+    const stokes::Params& c = ps.k.sp;
+    const Off o = ps.s.P.offset(i, j, kk), sy = ps.s.P.sy, sz = ps.s.P.sz;
+    const PhysicalStress<Dim> st{ps};
+    const stokes::Material m = buoyant(ps);
+    real R = 0;
+    switch (equation) {
+      case 0:
+        R = i == 0 && c.wall_lo[0] ? 0 : stokes::momentum_x<Dim>(st, c, m, o, sy, sz);
+        break;
+      case 1:
+        R = j == 0 && c.wall_lo[1] ? 0 : stokes::momentum_y<Dim>(st, c, m, o, sy, sz);
+        break;
+      case 2:
+        R = kk == 0 && c.wall_lo[2] ? 0 : stokes::momentum_z<Dim>(st, c, m, o, sy, sz);
+        break;
+      case 3: {
+        const real Pe = ps.Pe(o);
+        R = -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], Pe, ps.k.dt);
+        break;
+      }
+      default:
+        R = fluid<Dim>(ps.k, ps.s.P, ps.x, o).R;
+    }
+    R *= weight;
+    return absolute ? fabs(R) : R;
+  }
+};
+
+// exc = phi(phi_old, p - pf) - phi_ref (the iterate's porosity), or with `to_phi` phi itself.
+struct Porosity {
+  Material mat;
+  real dt, phi_ref;
+  View out, phi_old, P, Pf;
+  bool to_phi;
+  SH_HD void operator()(int i, int j, int k) const {
+    const Off o = out.offset(i, j, k);
+    const real phi = mat.porosity(phi_old.p[o], P.p[o] - Pf.p[o], dt);
+    out.p[o] = to_phi ? phi : phi - phi_ref;
+  }
+};
+
+// Ghosts of a solid velocity component on a wall: mirrored from m = mirror - g. Normal component:
+// 0 on the wall face itself and antisymmetric beyond; tangential: zero gradient (free slip) or
+// antisymmetric (no slip).
+struct VelocityWall {
+  View f;
+  int axis, mirror;
+  bool normal, no_slip;
+  SH_HD void operator()(int i, int j, int k) const {
+    int idx[3] = {i, j, k};
+    const int g = idx[axis];
+    idx[axis] = mirror - g;
+    const real inside = f(idx[0], idx[1], idx[2]);
+    f(i, j, k) = normal ? (idx[axis] == g ? real(0) : -inside) : (no_slip ? -inside : inside);
+  }
+};
+
+}  // namespace staghorn::hydromech::coupled

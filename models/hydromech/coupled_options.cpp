@@ -1,0 +1,41 @@
+// Configuration keys of the variant choice and of the coupled variant.
+#include <cmath>
+
+#include "models/hydromech/coupled.hpp"
+
+namespace staghorn::hydromech {
+
+void CoupledHydroMech::add_options(io::Schema& s) {
+  using io::Type;
+  s.add("hydromech.variant", Type::string, "reduced",
+        "reduced: porosity and effective pressure only (total pressure lithostatic); coupled: "
+        "solid Stokes flow (velocities, total pressure, stresses) coupled to Darcy flow of the "
+        "fluid (fluid pressure), docs/models/hydromech.md; the coupled variant needs "
+        "solver.tol_mode = absolute")
+      .one_of({"reduced", "coupled"});
+  s.add("hydromech.coupled.shear_viscosity", Type::number, 1.0,
+        "Shear viscosity eta_s of the solid matrix (coupled variant)")
+      .above(0);
+  s.add("hydromech.coupled.shear_modulus", Type::number, 0.0,
+        "Shear modulus G of a Maxwell visco-elastic matrix (coupled variant); 0: viscous")
+      .at_least(0);
+  s.add("hydromech.coupled.reference_porosity", Type::number, nullptr,
+        "Porosity of the lithostatic reference state that pressures are measured from: the "
+        "buoyancy is (phi - phi_ref) B (null: phi0; on a periodic up axis it must be null and "
+        "the mean porosity is used)")
+      .above(0);
+  s.add("hydromech.coupled.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
+        "Numerical Reynolds number of the solid's PT iterations (as stokes.Re)")
+      .above(0);
+  s.add("hydromech.coupled.r", Type::number, 0.25,
+        "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r)")
+      .above(0);
+  for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
+    s.add(std::string("hydromech.coupled.boundary.") + side, Type::string, "free_slip",
+          std::string("Solid wall on the ") + side +
+              " side of a bounded axis (coupled variant): free_slip (no normal velocity, no "
+              "shear stress) or no_slip (also no tangential velocity)")
+        .one_of({"free_slip", "no_slip"});
+}
+
+}  // namespace staghorn::hydromech
