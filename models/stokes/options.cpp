@@ -36,6 +36,12 @@ void Stokes::add_options(io::Schema& s) {
               "shear stress), no_slip (also zero tangential velocity) or prescribed (velocities "
               "of the initial state stay on the wall and its ghosts)")
         .one_of({"free_slip", "no_slip", "prescribed"});
+  s.add("stokes.smoothing", Type::integer, 0,
+        "Explicit diffusion passes over the initial viscosity field (Räss et al. 2022 use 10): "
+        "spreads a jump over ~sqrt(passes) cells, which large contrasts (10^4) need to converge "
+        "in few PT iterations; 0 keeps the jump sharp")
+      .at_least(0)
+      .at_most(1000);
   s.add("stokes.viscosity_average", Type::string, "arithmetic",
         "Viscosity on cell edges from the four cells around: arithmetic or harmonic mean")
       .one_of({"arithmetic", "harmonic"});

@@ -59,6 +59,8 @@ class Stokes final : public Model, public pt::Problem {
   void update_wall_edges(const Pseudo<Dim>& ps, const State& out);
   void apply_velocity_walls(std::array<Field, 3>& V);
   void set_initial(const io::json& c);
+  // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
+  void smooth_viscosity(int passes);
   static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   State state() { return state_of(V_, P_, T_); }
   Material material() const { return {mu_.view(), mu_max_.view(), rho_.view()}; }
