@@ -45,6 +45,12 @@ void Stokes::add_options(io::Schema& s) {
   s.add("stokes.viscosity_average", Type::string, "arithmetic",
         "Viscosity on cell edges from the four cells around: arithmetic or harmonic mean")
       .one_of({"arithmetic", "harmonic"});
+  s.add("stokes.kernel", Type::string, "tiled",
+        "Iteration kernel: generic (one thread per cell, recomputing the new stresses of its "
+        "neighbours from memory; the reference, any backend) or tiled (CUDA, 3-D: xy tiles "
+        "marching along z, the new stresses shared through shared memory, each array read about "
+        "once; the same results to rounding; elsewhere the generic one runs)")
+      .one_of({"generic", "tiled"});
   s.add("stokes.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
         "Numerical Reynolds number of the PT iterations (optimum 9 sqrt(3) pi / 4, Räss et al. "
         "2022)")

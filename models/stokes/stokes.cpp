@@ -7,6 +7,10 @@
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 
+#if defined(__CUDACC__)
+#include "models/stokes/tiled.hpp"
+#endif
+
 namespace staghorn::stokes {
 namespace {
 
@@ -127,6 +131,9 @@ Stokes::Stokes(const ModelContext& ctx)
       cfl_(io::at_path(ctx.config, "solver.cfl").get<real>()),
       harmonic_(io::at_path(ctx.config, "stokes.viscosity_average").get<std::string>() ==
                 "harmonic"),
+      // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
+      tiled_(io::at_path(ctx.config, "stokes.kernel").get<std::string>() == "tiled" &&
+             ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
       solver_(pt::Options::from(ctx.config)) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
@@ -302,6 +309,19 @@ void Stokes::update_wall_edges(const Pseudo<Dim>& ps, const State& out) {
 }
 
 template <int Dim>
+void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Region& r, Lane lane) {
+#if defined(__CUDACC__)
+  if constexpr (Dim == 3)
+    if (tiled_ && ex_.on_device())
+      return launch_tiled(ex_.stream(lane), r, tiled::args_of(ps, next));
+#endif
+  // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
+  if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
+  if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});
+  for_each(ex_, r, lane, Iteration<Dim>{ps, next});
+}
+
+template <int Dim>
 void Stokes::iterate_dim(int count) {
   const Params c = params();
   const std::vector<Field*> out = unknowns(V_new_, P_new_, T_new_);
@@ -309,12 +329,8 @@ void Stokes::iterate_dim(int count) {
     const Pseudo<Dim> ps{{c, state(), material()}};
     const State next = state_of(V_new_, P_new_, T_new_);
     update_wall_edges<Dim>(ps, next);
-    update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
-      // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
-      if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
-      if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});
-      for_each(ex_, r, lane, Iteration<Dim>{ps, next});
-    });
+    update_and_exchange(ex_, halo_, split_, out, hide_,
+                        [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
     apply_velocity_walls(V_new_);
     for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
     for (int s : stress_components(Dim)) T_[s].swap_data(T_new_[s]);

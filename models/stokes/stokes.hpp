@@ -56,6 +56,8 @@ class Stokes final : public Model, public pt::Problem {
   template <int Dim>
   std::vector<pt::Residual> residuals_dim();
   template <int Dim>
+  void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
+  template <int Dim>
   void update_wall_edges(const Pseudo<Dim>& ps, const State& out);
   void apply_velocity_walls(std::array<Field, 3>& V);
   void set_initial(const io::json& c);
@@ -83,6 +85,7 @@ class Stokes final : public Model, public pt::Problem {
   real Re_, r_, cfl_;
   std::vector<pt::Residual> last_;  // residuals at the end of the last solve
   bool harmonic_;
+  bool tiled_;  // stokes.kernel = tiled: the CUDA 3-D kernel of tiled.hpp where it can run
   std::array<real, 3> g_;
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)

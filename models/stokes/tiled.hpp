@@ -1,0 +1,270 @@
+#pragma once
+// One 3-D PT iteration of the Stokes model as a hand-tiled CUDA kernel (include only from code
+// compiled by nvcc). It does what Iteration<3> does (docs/models/stokes.md) but reads each array
+// about once: a block of kTX x kTY threads covers an xy tile plus a one-cell rim and marches
+// along z through a chunk of the region. At each plane k every thread loads the values of its
+// own column (the velocities, mu one plane ahead: k + 1), shares the few that its neighbours'
+// stencils need through shared memory, and computes
+//   - P and the normal stresses of its cell at k (needed by the tile and the low rim),
+//   - tau_xy on its low edge at k (needed by the tile and the high rim),
+//   - tau_xz, tau_yz on its low edges at k + 1 (kept for the next plane: double-buffered),
+// then the tile's threads update their three face velocities from those new stresses. The
+// stresses of plane k - 1 that the z faces need stay in registers. Only the tile's own values are
+// written: the rim's are recomputed by the neighbouring block (a few flops for no extra traffic).
+//
+// The arithmetic is the generic kernel's, term for term and in the same order, except that the
+// divisions are fewer: relax() as tau' = f (tau + 2 G~dtau e) with f = mu / (mu + G~dtau) (one
+// division per point; the three normal stresses share f), and the face pseudo-step as
+// vdt * min(1 / mu_max) from one reciprocal per cell. Results agree with Iteration<3> to rounding
+// (tests/models/stokes/stokes_parity_test.cpp). Offsets are 32-bit (the caller checks the size).
+
+#include "core/backend.hpp"
+#include "models/stokes/kernels.hpp"
+
+namespace staghorn::stokes {
+namespace tiled {
+
+// Measured on an H100 at 256^3 (docs/models/stokes.md): 32 x 8 threads (a 30 x 6 tile), two
+// blocks per SM (128 registers: the next plane's 13 values wait in registers), 16 planes per
+// block (more blocks, shorter marches: better than 32 or 64).
+constexpr int kTX = 32, kTY = 8;  // threads per block: the tile is (kTX - 2) x (kTY - 2) cells
+constexpr int kMinBlocks = 2;     // blocks per SM (__launch_bounds__)
+constexpr int kChunk = 16;        // cells along z per block
+constexpr int kPlanes = 16;       // shared planes of kTX x kTY values
+
+inline constexpr std::size_t shared_bytes(int tx, int ty) {
+  return std::size_t(kPlanes) * tx * ty * sizeof(real);
+}
+
+// Raw pointers of one iteration (old state, material, new state), all with the same offsets.
+struct Args {
+  const real* __restrict__ Vx, * __restrict__ Vy, * __restrict__ Vz, * __restrict__ P, * __restrict__ Txx, * __restrict__ Tyy, * __restrict__ Tzz, * __restrict__ Txy, * __restrict__ Txz, * __restrict__ Tyz, * __restrict__ mu, * __restrict__ mu_max, * __restrict__ rho;
+  real* __restrict__ oVx, * __restrict__ oVy, * __restrict__ oVz, * __restrict__ oP, * __restrict__ oTxx, * __restrict__ oTyy, * __restrict__ oTzz, * __restrict__ oTxy, * __restrict__ oTxz, * __restrict__ oTyz;
+  int sy, sz;
+  Params c;
+};
+
+inline Args args_of(const Pseudo<3>& ps, const State& out) {
+  const State& s = ps.s;
+  Args a;
+  a.Vx = s.Vx.p, a.Vy = s.Vy.p, a.Vz = s.Vz.p, a.P = s.P.p;
+  a.Txx = s.Txx.p, a.Tyy = s.Tyy.p, a.Tzz = s.Tzz.p;
+  a.Txy = s.Txy.p, a.Txz = s.Txz.p, a.Tyz = s.Tyz.p;
+  a.mu = ps.m.mu.p, a.mu_max = ps.m.mu_max.p, a.rho = ps.m.rho.p;
+  a.oVx = out.Vx.p, a.oVy = out.Vy.p, a.oVz = out.Vz.p, a.oP = out.P.p;
+  a.oTxx = out.Txx.p, a.oTyy = out.Tyy.p, a.oTzz = out.Tzz.p;
+  a.oTxy = out.Txy.p, a.oTxz = out.Txz.p, a.oTyz = out.Tyz.p;
+  a.sy = static_cast<int>(s.P.sy), a.sz = static_cast<int>(s.P.sz);
+  a.c = ps.c;
+  return a;
+}
+
+// Edge viscosity from the four cells around (av4/hav4 of core/stencil.hpp, same order), and the
+// largest of them (max4).
+__device__ inline real edge_mu(bool harmonic, real a, real b, real c, real d) {
+  if (harmonic) return real(4) / ((real(1) / a + real(1) / b) + (real(1) / c + real(1) / d));
+  return real(0.25) * ((a + b) + (c + d));
+}
+__device__ inline real edge_max(real a, real b, real c, real d) {
+  const real x = a > b ? a : b, y = c > d ? c : d;
+  return x > y ? x : y;
+}
+// relax() of kernels.hpp with one division: (tau + 2 g e) / (1 + g / mu).
+__device__ inline real relaxed(real tau, real g, real mu, real e) {
+  return (tau + 2 * g * e) * (mu / (mu + g));
+}
+
+template <int TX, int TY, int MinBlocks>
+__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
+  constexpr int N = TX * TY;
+  extern __shared__ real smem[];
+  // Planes by parity (plane k in slot k & 1) where a plane is written while the previous one may
+  // still be read.
+  real* const sVx = smem;            // Vx at k
+  real* const sVy = smem + N;        // Vy at k
+  real* const sVz1 = smem + 2 * N;   // Vz at k + 1
+  real* const sMu = smem + 3 * N;    // mu at k, k + 1
+  real* const sInv = smem + 5 * N;   // 1 / mu_max at k (and k - 1)
+  real* const sRho = smem + 7 * N;   // rho at k (and k - 1)
+  real* const sSxx = smem + 9 * N;   // new tau_xx - P at k
+  real* const sSyy = smem + 10 * N;  // new tau_yy - P at k
+  real* const sTxy = smem + 11 * N;  // new tau_xy at k
+  real* const sTxz = smem + 12 * N;  // new tau_xz at k, k + 1
+  real* const sTyz = smem + 14 * N;  // new tau_yz at k, k + 1
+  const Params& c = a.c;
+
+  const int tx = threadIdx.x, ty = threadIdx.y, t = tx + TX * ty;
+  const int i = r.lo.x - 1 + blockIdx.x * (TX - 2) + tx;
+  const int j = r.lo.y - 1 + blockIdx.y * (TY - 2) + ty;
+  const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
+  // Columns past the high rim are never needed (and may lie outside the arrays).
+  const bool active = i <= r.hi.x && j <= r.hi.y;
+  const bool tile = tx >= 1 && tx <= TX - 2 && ty >= 1 && ty <= TY - 2 && i < r.hi.x && j < r.hi.y;
+  const bool cell_needed = tx <= TX - 2 && ty <= TY - 2;  // own cell or a tile's low neighbour
+  const int sy = a.sy, sz = a.sz;
+  int o = i + j * sy + kb * sz;
+  auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
+
+  // tau_xz and tau_yz on the low edges of plane k + 1 (o: the column at plane k), from the
+  // velocities and viscosities of planes k (registers, shared) and k + 1.
+  auto edges_z = [&](real vx0, real vx1, real vy0, real vy1, real vz1, real txz_old, real tyz_old,
+                     real& txz, real& tyz, int buffer) {
+    const real* const sMu0 = sMu + (buffer ^ 1) * N;  // plane k
+    const real* const sMu1 = sMu + buffer * N;        // plane k + 1
+    if (tx >= 1) {
+      const real e = real(0.5) * ((vx1 - vx0) * c.rdz + (vz1 - sVz1[t - 1]) * c.rdx);
+      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
+      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
+      txz = relaxed(txz_old, g, m, e);
+      sTxz[buffer * N + t] = txz;
+    }
+    if (ty >= 1) {
+      const real e = real(0.5) * ((vy1 - vy0) * c.rdz + (vz1 - sVz1[t - TX]) * c.rdy);
+      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
+      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
+      tyz = relaxed(tyz_old, g, m, e);
+      sTyz[buffer * N + t] = tyz;
+    }
+  };
+
+  // Prologue, plane kb - 1: velocities and mu of planes kb - 1 and kb; the edges of plane kb
+  // (owned: stored), and the own column's szz, 1 / mu_max, rho at kb - 1 for the z faces.
+  real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
+  const real mu0 = ld(a.mu, o);
+  real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0, rho_prev = 0;
+  {
+    const int q = o - sz;
+    const real vxm = ld(a.Vx, q), vym = ld(a.Vy, q), mum = ld(a.mu, q);
+    sVz1[t] = vz0;
+    sMu[(kb & 1) * N + t] = mu0;
+    sMu[((kb & 1) ^ 1) * N + t] = mum;
+    sVx[t] = vxm;
+    sVy[t] = vym;
+    __syncthreads();
+    edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), txz0, tyz0, kb & 1);
+    if (tile) {
+      if (kb < ke) a.oTxz[o] = txz0, a.oTyz[o] = tyz0;
+      // szz at kb - 1 (own column): its divergence needs the x and y neighbours' velocities.
+      const real vzm = ld(a.Vz, q);
+      const real dx = (sVx[t + 1] - vxm) * c.rdx;
+      real div = dx;
+      div += (sVy[t + TX] - vym) * c.rdy;
+      div += (vz0 - vzm) * c.rdz;
+      const real mm = ld(a.mu_max, q);
+      const real g = c.gdt * mm;
+      const real Pn = ld(a.P, q) - c.r * g * div;
+      const real ezz = (vz0 - vzm) * c.rdz - div / 3;
+      szz_prev = relaxed(ld(a.Tzz, q), g, mum, ezz) - Pn;
+      inv_prev = real(1) / mm;
+      rho_prev = ld(a.rho, q);
+    }
+    __syncthreads();
+  }
+
+  // This column's values that plane k reads: its own (and those of plane k + 1 that the edges of
+  // k + 1 need). Loaded one plane ahead, so that memory works while the plane computes.
+  struct Column {
+    real P, Txx, Tyy, Tzz, Txy, mm, rho, vx1, vy1, vz1, mu1, Txz1, Tyz1;
+  };
+  auto column = [&](int q) {
+    return Column{ld(a.P, q),       ld(a.Txx, q),     ld(a.Tyy, q),     ld(a.Tzz, q),
+                  ld(a.Txy, q),     ld(a.mu_max, q),  ld(a.rho, q),     ld(a.Vx, q + sz),
+                  ld(a.Vy, q + sz), ld(a.Vz, q + sz), ld(a.mu, q + sz), ld(a.Txz, q + sz),
+                  ld(a.Tyz, q + sz)};
+  };
+  Column next = column(o);
+  for (int k = kb; k < ke; ++k, o += sz) {
+    // Hidden from the optimiser: else it keeps 23 64-bit addresses stepped along z in registers
+    // (46 of them) instead of forming each address from the parameter and o (one IMAD).
+    asm volatile("" : "+r"(o));
+    const int b0 = k & 1, b1 = b0 ^ 1;
+    const Column now = next;
+    if (k + 1 < ke) next = column(o + sz);
+    const real P = now.P, Txx = now.Txx, Tyy = now.Tyy, Tzz = now.Tzz, Txy = now.Txy;
+    const real mm = now.mm, rho = now.rho, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
+    const real mu1 = now.mu1;
+    const real inv = real(1) / mm;
+    sVx[t] = vx0;
+    sVy[t] = vy0;
+    sVz1[t] = vz1;
+    sMu[b1 * N + t] = mu1;
+    sInv[b0 * N + t] = inv;
+    sRho[b0 * N + t] = rho;
+    __syncthreads();
+    const real* const sMu0 = sMu + b0 * N;
+    const real mu0 = sMu0[t];
+
+    // P and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
+    real szz = 0;
+    if (cell_needed) {
+      const real exa = (sVx[t + 1] - vx0) * c.rdx, eya = (sVy[t + TX] - vy0) * c.rdy,
+                 eza = (vz1 - vz0) * c.rdz;
+      real div = exa;
+      div += eya;
+      div += eza;
+      const real g = c.gdt * mm;
+      const real Pn = P - c.r * g * div;
+      const real f = mu0 / (mu0 + g);
+      const real Txxn = (Txx + 2 * g * (exa - div / 3)) * f;
+      const real Tyyn = (Tyy + 2 * g * (eya - div / 3)) * f;
+      const real Tzzn = (Tzz + 2 * g * (eza - div / 3)) * f;
+      sSxx[t] = Txxn - Pn;
+      sSyy[t] = Tyyn - Pn;
+      szz = Tzzn - Pn;
+      if (tile) a.oP[o] = Pn, a.oTxx[o] = Txxn, a.oTyy[o] = Tyyn, a.oTzz[o] = Tzzn;
+    }
+    // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
+    if (tx >= 1 && ty >= 1) {
+      const real e = real(0.5) * ((vx0 - sVx[t - TX]) * c.rdy + (vy0 - sVy[t - 1]) * c.rdx);
+      const real g = c.gdt * edge_max(sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
+      const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
+      const real txy = relaxed(Txy, g, m, e);
+      sTxy[t] = txy;
+      if (tile) a.oTxy[o] = txy;
+    }
+    real txz1 = 0, tyz1 = 0;
+    edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, txz1, tyz1, b1);
+    if (tile && k + 1 < ke) a.oTxz[o + sz] = txz1, a.oTyz[o + sz] = tyz1;
+    __syncthreads();
+
+    // The tile's face velocities (momentum_x/y/z of kernels.hpp with the new stresses).
+    if (tile) {
+      real Rx =
+          (sSxx[t] - sSxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (sRho[b0 * N + t - 1] + rho));
+      Rx += (sTxy[t + TX] - sTxy[t]) * c.rdy;
+      Rx += (txz1 - txz0) * c.rdz;
+      real Ry = (sSyy[t] - sSyy[t - TX]) * c.rdy + (sTxy[t + 1] - sTxy[t]) * c.rdx +
+                c.g[1] * (real(0.5) * (sRho[b0 * N + t - TX] + rho));
+      Ry += (tyz1 - tyz0) * c.rdz;
+      const real Rz = (szz - szz_prev) * c.rdz + (sTxz[b0 * N + t + 1] - sTxz[b0 * N + t]) * c.rdx +
+                      (sTyz[b0 * N + t + TX] - sTyz[b0 * N + t]) * c.rdy +
+                      c.g[2] * (real(0.5) * (rho_prev + rho));
+      const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
+                 wz = k == 0 && c.wall_lo[2];
+      a.oVx[o] = vx0 + (wx ? 0 : c.vdt * fmin(inv, sInv[b0 * N + t - 1]) * Rx);
+      a.oVy[o] = vy0 + (wy ? 0 : c.vdt * fmin(inv, sInv[b0 * N + t - TX]) * Ry);
+      a.oVz[o] = vz0 + (wz ? 0 : c.vdt * fmin(inv, inv_prev) * Rz);
+    }
+    vx0 = vx1, vy0 = vy1, vz0 = vz1;
+    txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, rho_prev = rho;
+  }
+}
+
+}  // namespace tiled
+
+// Runs the tiled iteration over region r on `stream`.
+template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks>
+void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
+                  int chunk = tiled::kChunk) {
+  const Int3 e = r.extent();
+  if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
+  const std::size_t bytes = tiled::shared_bytes(TX, TY);
+  cudaFuncSetAttribute(tiled::iterate<TX, TY, MinBlocks>,
+                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  const dim3 block(TX, TY, 1);
+  const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
+  tiled::iterate<TX, TY, MinBlocks><<<grid, block, bytes, stream>>>(r, a, chunk);
+  check_launch("stokes tiled iteration launch");
+}
+
+}  // namespace staghorn::stokes
