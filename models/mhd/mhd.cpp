@@ -175,8 +175,9 @@ void Mhd::stage_with(real alpha, real beta, real dt) {
 template <int Order, bool Entropy>
 void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane) {
 #if defined(__CUDACC__)
-  if (tiled_ && ex_.on_device() && !r.empty())
-    return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args);
+  if constexpr (tiled::supports(Order))  // order 8 needs a deeper ring: generic
+    if (tiled_ && ex_.on_device() && !r.empty())
+      return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args);
 #endif
   for_each(ex_, r, lane, Substep<Order, Entropy>{args});
 }

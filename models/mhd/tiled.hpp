@@ -1,63 +1,319 @@
 #pragma once
-// The MHD stage as a hand-tiled CUDA kernel (include only from code compiled by nvcc): each block
-// stages one variable at a time, with its halo of order / 2 cells, through shared memory, and
-// every thread gathers that variable's derivatives for its cell from the tile; then the pointwise
-// equations and the 2N update, as the generic kernel (the same gather and rates functions, on
-// tile strides instead of array strides). 3-D only.
+// The MHD stage as a hand-tiled CUDA kernel (include only from code compiled by nvcc), 3-D, orders
+// 2-6. A block of kTX x kTY threads owns an xy tile of columns and marches along z through a chunk
+// of the region, one cell per thread and step:
+//  - each vector component (u, A) keeps a ring of kRing planes of the tile and its halo in shared
+//    memory: the 2R + 1 planes k - R .. k + R that the cell k needs (the mixed xz and yz
+//    derivatives read off-axis points of the planes above and below) and the one being filled;
+//  - the scalars (ln rho, s) need no off-axis points out of the plane k: one shared plane each
+//    (double-buffered) and a register queue of their own column's values k - R .. k + R;
+//  - planes arrive by asynchronous copies (cp.async) issued one step ahead, so their latency hides
+//    behind the pointwise arithmetic of the current step; one barrier per step.
+// In-plane strides are compile-time constants and shared offsets 32-bit, so a neighbour costs one
+// load with an immediate offset (the generic kernel computes a 64-bit address from run-time
+// strides for each of its ~300 loads per cell).
+// At order 6 with entropy: 221 KB of shared memory and 255 registers per thread, no spills, so one
+// block (8 warps) per SM; 0.51 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
+// The derivatives are the generic kernel's operators (core/derivatives.hpp, operators.hpp) term
+// for term and in the same order; the pointwise physics is the same rates() and the 2N update the
+// same expression, so the result agrees with the generic kernel to rounding (docs/models/mhd.md).
+
+#include <cuda_pipeline.h>
 
 #include "core/backend.hpp"
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
 
 namespace staghorn::mhd {
+namespace tiled {
 
-constexpr int kTileX = 32, kTileY = 4, kTileZ = 2;  // one thread per cell
+// Threads (columns) per block: 32 x 8, or 8 x 32 for regions narrower than 32 cells along x (the
+// boundary shell's x slabs), whose planes take the same shared memory.
+constexpr int kTX = 32, kTY = 8;
+constexpr int kRing = 8;    // planes per vector component: 2R + 1 in use, 1 being filled
+constexpr int kChunk = 64;  // cells along z per block
+
+constexpr bool supports(int order) { return 2 * (order / 2) + 2 <= kRing; }
+
+template <int Order, int TX = kTX, int TY = kTY>
+struct Shape {
+  static constexpr int R = Order / 2;
+  static constexpr int W = TX + 2 * R, H = TY + 2 * R, kPlane = W * H;
+  static constexpr int kThreads = TX * TY;
+};
 
 template <int Order, bool Entropy>
-__global__ void __launch_bounds__(kTileX* kTileY* kTileZ) tiled_substep(Region r, StageArgs a) {
-  constexpr int R = Order / 2;
-  constexpr int TX = kTileX + 2 * R, TY = kTileY + 2 * R, TZ = kTileZ + 2 * R;
-  constexpr int kThreads = kTileX * kTileY * kTileZ;
-  constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
-  __shared__ real tile[TX * TY * TZ];
-
-  const int i0 = r.lo.x + blockIdx.x * kTileX, j0 = r.lo.y + blockIdx.y * kTileY,
-            k0 = r.lo.z + blockIdx.z * kTileZ;
-  const int i = i0 + threadIdx.x, j = j0 + threadIdx.y, k = k0 + threadIdx.z;
-  const bool inside = i < r.hi.x && j < r.hi.y && k < r.hi.z;
-  const int tid = threadIdx.x + kTileX * (threadIdx.y + kTileY * threadIdx.z);
-  Axes tax = a.ax;
-  tax.s[0] = 1, tax.s[1] = TX, tax.s[2] = TX * TY;
-  const real* centre = tile + (threadIdx.x + R) + TX * ((threadIdx.y + R) + TY * (threadIdx.z + R));
-
-  Local L;
-  for (int v = 0; v < kVars; ++v) {
-    const real* src = a.in.p[v];
-    for (int t = tid; t < TX * TY * TZ; t += kThreads) {
-      const int ti = t % TX, tj = (t / TX) % TY, tk = t / (TX * TY);
-      const int gi = i0 - R + ti, gj = j0 - R + tj, gk = k0 - R + tk;
-      // Cells past the region's halo are never read (and may lie outside the array).
-      if (gi < r.hi.x + R && gj < r.hi.y + R && gk < r.hi.z + R)
-        tile[t] = __ldg(src + a.shape.offset(gi, gj, gk));
-    }
-    __syncthreads();
-    if (inside) gather<Order, Entropy>(v, centre, tax, L);
-    __syncthreads();  // the tile is overwritten by the next variable
-  }
-  if (!inside) return;
-  real rhs[kMaxVars];
-  rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
-  update<kVars>(a, a.shape.offset(i, j, k), rhs);
+constexpr std::size_t shared_bytes() {
+  return std::size_t(6 * kRing + (Entropy ? 2 : 1) * 2) * Shape<Order>::kPlane * sizeof(real);
 }
 
-template <int Order, bool Entropy>
-void launch_tiled(CUstream_st* stream, const Region& r, const StageArgs& a) {
+// A vector component around the thread's cell: in-plane neighbours at compile-time offsets,
+// planes k + dz at the ring offsets z[dz + R].
+template <int R, int W>
+struct RingAt {
+  const real* c;  // the cell in ring slot 0
+  const int* z;
+  __device__ real operator()(int dx, int dy, int dz) const { return c[z[dz + R] + dx + dy * W]; }
+};
+
+// A scalar around the thread's cell: the plane k in shared memory, its column in registers.
+template <int R, int W>
+struct PlaneAt {
+  const real* c;  // the cell in the current plane
+  const real* q;  // the column k - R .. k + R
+  __device__ real operator()(int dx, int dy, int dz) const {
+    return dz == 0 ? c[dx + dy * W] : q[dz + R];
+  }
+};
+
+// fd::d1, fd::d2 and fd::d2_mixed on an accessor; axes are compile-time (A, B: 0, 1, 2).
+template <int O, int A, class F>
+__device__ inline real d1(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  real acc = 0;
+#pragma unroll
+  for (int m = 1; m <= O / 2; ++m)
+    acc += fd::first_weight<O>(m) * (f(m * x, m * y, m * z) - f(-m * x, -m * y, -m * z));
+  return acc;
+}
+
+template <int O, int A, class F>
+__device__ inline real d2(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  real acc = fd::second_weight<O>(0) * f(0, 0, 0);
+#pragma unroll
+  for (int m = 1; m <= O / 2; ++m)
+    acc += fd::second_weight<O>(m) * (f(m * x, m * y, m * z) + f(-m * x, -m * y, -m * z));
+  return acc;
+}
+
+template <int O, int A, int B, class F>
+__device__ inline real d2_mixed(const F& f) {
+  // up = e_A + e_B, across = e_A - e_B
+  constexpr int ux = (A == 0) + (B == 0), uy = (A == 1) + (B == 1), uz = (A == 2) + (B == 2);
+  constexpr int cx = (A == 0) - (B == 0), cy = (A == 1) - (B == 1), cz = (A == 2) - (B == 2);
+  real acc = 0;
+#pragma unroll
+  for (int m = 1; m <= O / 2; ++m)
+    acc += fd::second_weight<O>(m) * ((f(m * ux, m * uy, m * uz) + f(-m * ux, -m * uy, -m * uz)) -
+                                      (f(m * cx, m * cy, m * cz) + f(-m * cx, -m * cy, -m * cz)));
+  return real(0.25) * acc;
+}
+
+// d_da and d2_dadb of operators.hpp.
+template <int O, int A, class F>
+__device__ inline real d_da(const F& f, const Axes& ax) {
+  return d1<O, A>(f) * ax.r1[A];
+}
+
+template <int O, int A, int B, class F>
+__device__ inline real d2_dadb(const F& f, const Axes& ax) {
+  if constexpr (A == B)
+    return d2<O, A>(f) * (ax.r1[A] * ax.r1[A]);
+  else
+    return d2_mixed<O, A, B>(f) * (ax.r1[A] * ax.r1[B]);
+}
+
+template <int O, class F>
+__device__ inline Vec3 gradient(const F& f, const Axes& ax) {
+  return {d_da<O, 0>(f, ax), d_da<O, 1>(f, ax), d_da<O, 2>(f, ax)};
+}
+
+template <int O, class F>
+__device__ inline real laplacian(const F& f, const Axes& ax) {
+  return d2_dadb<O, 0, 0>(f, ax) + d2_dadb<O, 1, 1>(f, ax) + d2_dadb<O, 2, 2>(f, ax);
+}
+
+// add_component of operators.hpp for component C.
+template <int O, int C, class F>
+__device__ inline void add_component(const F& f, const Axes& ax, VectorDerivatives& d) {
+  d.grad.m[C][0] = d_da<O, 0>(f, ax);
+  d.grad.m[C][1] = d_da<O, 1>(f, ax);
+  d.grad.m[C][2] = d_da<O, 2>(f, ax);
+  d.lap[C] = laplacian<O>(f, ax);
+  d.grad_div[0] += d2_dadb<O, 0, C>(f, ax);
+  d.grad_div[1] += d2_dadb<O, 1, C>(f, ax);
+  d.grad_div[2] += d2_dadb<O, 2, C>(f, ax);
+}
+
+// gather() of kernels.hpp for the three components of u (V = kUx) or A (V = kAx).
+template <int O, int V, class S>
+__device__ inline void add_vector(const real* ring, int local, const int* z, const Axes& ax,
+                                  Local& L, real* f0) {
+  constexpr int P = S::kPlane;
+  VectorDerivatives& d = V == kUx ? L.du : L.dA;
+  const RingAt<S::R, S::W> fx{ring + ((V - kUx) * kRing) * P + local, z},
+      fy{ring + ((V - kUx + 1) * kRing) * P + local, z},
+      fz{ring + ((V - kUx + 2) * kRing) * P + local, z};
+  f0[V] = fx(0, 0, 0), f0[V + 1] = fy(0, 0, 0), f0[V + 2] = fz(0, 0, 0);
+  add_component<O, 0>(fx, ax, d);
+  add_component<O, 1>(fy, ax, d);
+  add_component<O, 2>(fz, ax, d);
+  if (V == kUx) L.u = {f0[V], f0[V + 1], f0[V + 2]};
+}
+
+template <int Order, bool Entropy, int TX, int TY>
+__global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int chunk) {
+  using S = Shape<Order, TX, TY>;
+  constexpr int R = S::R, W = S::W, P = S::kPlane, N = S::kThreads;
+  constexpr int kScalars = Entropy ? 2 : 1;
+  constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
+  constexpr int kCopied = 6 + kScalars;  // planes copied per step: u, A, then ln rho (and s)
+  // Each thread copies the plane cells tid + l N, l < kFull, of every variable; the kRem cells
+  // left over of all variables are spread over the threads (fewer copy instructions than a
+  // ragged last round per variable).
+  constexpr int kFull = P / N, kRem = P % N, kRemRounds = (kRem * kCopied + N - 1) / N;
+  extern __shared__ real smem[];
+  real* const ring = smem;                   // [6 components][kRing slots][plane]
+  real* const plane = smem + 6 * kRing * P;  // [scalar][2 buffers][plane]
+
+  const int tid = threadIdx.x + TX * threadIdx.y;
+  const int i0 = r.lo.x + blockIdx.x * TX, j0 = r.lo.y + blockIdx.y * TY;
+  const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
+  const int i = i0 + threadIdx.x, j = j0 + threadIdx.y;
+  const bool inside = i < r.hi.x && j < r.hi.y;
+  const int local = (threadIdx.x + R) + W * (threadIdx.y + R);
+  const std::ptrdiff_t sz = a.shape.sz;
+  const int sy = static_cast<int>(a.shape.sy);
+
+  // Where plane cell t lies in the arrays' plane (32-bit: one plane of the arrays is far below
+  // 2^31 cells), and whether it is needed: cells past the region's halo are not, and may lie
+  // outside the arrays.
+  auto source = [&](int t, int& src) {
+    const int gi = i0 - R + t % W, gj = j0 - R + t / W;
+    src = gi + gj * sy;
+    return gi < r.hi.x + R && gj < r.hi.y + R;
+  };
+  int src[kFull];
+  bool full_ok[kFull];
+#pragma unroll
+  for (int l = 0; l < kFull; ++l) full_ok[l] = source(tid + l * N, src[l]);
+  int rem_src[kRemRounds], rem_cell[kRemRounds], rem_var[kRemRounds];
+  bool rem_ok[kRemRounds];
+#pragma unroll
+  for (int l = 0; l < kRemRounds; ++l) {
+    const int c = tid + l * N;
+    rem_var[l] = c / kRem;
+    rem_cell[l] = kFull * N + c % kRem;
+    rem_ok[l] = c < kRem * kCopied && source(rem_cell[l], rem_src[l]);
+  }
+  // Copied variable c's array, and its plane k's slot in shared memory.
+  auto array = [&](int c) { return a.in.p[c < 6 ? kUx + c : (c == 6 ? kLnrho : kSs)]; };
+  auto slot = [&](int c, int k) {
+    return c < 6 ? ring + (c * kRing + (k & (kRing - 1))) * P : plane + (2 * (c - 6) + (k & 1)) * P;
+  };
+  // Planes kv of u and A and ks of the scalars into shared memory, asynchronously.
+  auto fetch = [&](int kv, int ks) {
+#pragma unroll
+    for (int c = 0; c < kCopied; ++c) {
+      const int k = c < 6 ? kv : ks;
+      real* const to = slot(c, k) + tid;
+      const real* const from = array(c) + k * sz;
+#pragma unroll
+      for (int l = 0; l < kFull; ++l)
+        if (full_ok[l]) __pipeline_memcpy_async(to + l * N, from + src[l], sizeof(real));
+    }
+#pragma unroll
+    for (int l = 0; l < kRemRounds; ++l)
+      if (rem_ok[l]) {
+        const int c = rem_var[l], k = c < 6 ? kv : ks;
+        __pipeline_memcpy_async(slot(c, k) + rem_cell[l], array(c) + k * sz + rem_src[l],
+                                sizeof(real));
+      }
+  };
+
+  std::ptrdiff_t o = a.shape.offset(i, j, kb);
+  real q[kScalars][2 * R + 1];  // scalar columns k - R .. k + R
+  for (int m = -R; m <= R; ++m) fetch(kb + m, kb);
+#pragma unroll
+  for (int s = 0; s < kScalars; ++s)
+#pragma unroll
+    for (int m = -R; m <= R; ++m) q[s][m + R] = inside ? array(6 + s)[o + m * sz] : 0;
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+
+  for (int k = kb; k < ke; ++k, o += sz) {
+    const bool more = k + 1 < ke;
+    real next[kScalars], w[kVars];
+    Local L;
+    real f0[kMaxVars];
+    if (inside) {
+#pragma unroll
+      for (int s = 0; s < kScalars; ++s) next[s] = more ? array(6 + s)[o + (R + 1) * sz] : 0;
+        // The RK registers early: loaded after the stores below, each would wait for memory in
+        // turn (the compiler cannot know that w and out do not alias).
+#pragma unroll
+      for (int v = 0; v < kVars; ++v) w[v] = a.w.p[v][o];
+      int z[2 * R + 1];
+#pragma unroll
+      for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * P;
+      const PlaneAt<R, W> lnrho{plane + (k & 1) * P + local, q[0]};
+      L.lnrho = f0[kLnrho] = lnrho(0, 0, 0);
+      L.glnrho = gradient<Order>(lnrho, a.ax);
+      if (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, a.ax);
+      add_vector<Order, kUx, S>(ring, local, z, a.ax, L, f0);
+      add_vector<Order, kAx, S>(ring, local, z, a.ax, L, f0);
+      if (Entropy) {
+        const PlaneAt<R, W> ss{plane + (2 + (k & 1)) * P + local, q[kScalars - 1]};
+        L.ss = f0[kSs] = ss(0, 0, 0);
+        L.gss = gradient<Order>(ss, a.ax);
+        L.lap_ss = laplacian<Order>(ss, a.ax);
+      }
+    }
+    // The next step's planes, issued once this step's shared loads are done (issued before them,
+    // the copies queue behind them and stall the threads on their address registers), while the
+    // pointwise physics below runs.
+    if (more) fetch(k + R + 1, k + 1);
+    __pipeline_commit();
+    if (inside) {
+      real rhs[kMaxVars];
+      rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
+#pragma unroll
+      for (int v = 0; v < kVars; ++v) {  // update() of kernels.hpp, f read from shared memory
+        const real wv = a.alpha * w[v] + a.dt * rhs[v];
+        a.w.p[v][o] = wv;
+        a.out.p[v][o] = f0[v] + a.beta * wv;
+      }
+    }
+    __pipeline_wait_prior(0);
+    __syncthreads();  // the planes of step k + 1 are in; every thread is done with step k's
+    if (more && inside) {
+#pragma unroll
+      for (int s = 0; s < kScalars; ++s) {
+#pragma unroll
+        for (int m = 0; m < 2 * R; ++m) q[s][m] = q[s][m + 1];
+        q[s][2 * R] = next[s];
+      }
+    }
+  }
+}
+
+}  // namespace tiled
+
+namespace tiled {
+template <int Order, bool Entropy, int TX, int TY>
+void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk) {
   const Int3 e = r.extent();
-  const dim3 block(kTileX, kTileY, kTileZ);
-  const dim3 grid((e.x + kTileX - 1) / kTileX, (e.y + kTileY - 1) / kTileY,
-                  (e.z + kTileZ - 1) / kTileZ);
-  tiled_substep<Order, Entropy><<<grid, block, 0, stream>>>(r, a);
+  constexpr std::size_t bytes = shared_bytes<Order, Entropy>();
+  static_assert(Shape<Order, TX, TY>::kPlane == Shape<Order>::kPlane, "one shared size");
+  cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       static_cast<int>(bytes));
+  const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
+  substep<Order, Entropy, TX, TY><<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunk);
   check_launch("mhd tiled substep launch");
+}
+}  // namespace tiled
+
+// One stage on region r with the tiled kernel (orders 2-6, 3-D).
+template <int Order, bool Entropy>
+void launch_tiled(CUstream_st* stream, const Region& r, const StageArgs& a,
+                  int chunk = tiled::kChunk) {
+  static_assert(tiled::supports(Order), "the tiled kernel's ring holds orders 2-6");
+  if (r.extent().x < tiled::kTX && r.extent().y >= tiled::kTX)
+    tiled::launch<Order, Entropy, tiled::kTY, tiled::kTX>(stream, r, a, chunk);
+  else
+    tiled::launch<Order, Entropy, tiled::kTX, tiled::kTY>(stream, r, a, chunk);
 }
 
 }  // namespace staghorn::mhd

@@ -1,15 +1,25 @@
-// The CUDA backend's MHD stage against the CPU's on a random state (full MHD with entropy,
-// conduction, imposed field; 128^3): the increment of every variable after one RK3 stage agrees
-// to 1e-10 of its largest value (the backends differ by fused multiply-adds and exp), and the
-// tiled CUDA kernel agrees with the generic CUDA kernel to 2 ulps (the same arithmetic on
-// shared-memory copies). Prints the largest differences in ulps. Skipped where no GPU is
-// visible, as in CI.
+// Issue 5's model-solution check: one RK3 stage of the tiled CUDA kernel against the generic CPU
+// kernel (the reference) on a random 128^3 state (full MHD with entropy, conduction, bulk
+// viscosity, an imposed field), and the generic CUDA kernel against both.
+//
+// The metric is Astaroth's (verification.cc: the state after the step, the largest absolute
+// difference, in ulps), taken relative to each field's range: max |f_a - f_b| over the interior
+// divided by ulp(max |f_ref|). A per-point ulp measure is meaningless where a value is near zero
+// (u and A are noise about 0, so ulp(value) can be arbitrarily small). The criterion is <= 2 ulps
+// of the range for the new state f after the stage; the increment f_new - f_old must also agree
+// to 1e-12 of its largest value (a wrong term or index shows as O(1)).
+//
+// dt = 1e-4 keeps the stage's increment below the state's own magnitude (|u| ~ 0.05 moves by
+// ~0.02): the random state's grid-scale current gives |J x B| ~ 700, so at dt = 1e-3 the
+// increment is 5-15 times the state and f's ulps are the rates' ulps; those differ by 2-4 ulps
+// of their range between any two builds (nvcc contracts a * b + c into fused multiply-adds, the
+// CPU build does not, and exp differs by an ulp), the generic CUDA kernel included: measured
+// 2.5 ulps (generic and tiled alike) at dt = 1e-3, 1 ulp at 1e-4 (docs/models/mhd.md).
+// Skipped where no GPU is visible, as in CI.
 #include <gtest/gtest.h>
 
-#include <climits>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 
 #include "mhd_fixture.hpp"
 #include "solvers/rk3.hpp"
@@ -17,7 +27,9 @@
 namespace staghorn::test {
 namespace {
 
-io::json random_state(int n, const std::string& kernel = "generic") {
+constexpr double kDt = 1e-4;
+
+io::json random_state(int n, const std::string& kernel) {
   return {
       {"grid", {{"n", {n, n, n}}, {"length", {6.3, 6.3, 6.3}}, {"periodic", {true, true, true}}}},
       {"mhd",
@@ -38,58 +50,58 @@ std::vector<real> interior(const Field& f) {
   return out;
 }
 
-long long ulps(double a, double b) {
-  long long ia, ib;
-  std::memcpy(&ia, &a, 8), std::memcpy(&ib, &b, 8);
-  if (ia < 0) ia = LLONG_MIN - ia;
-  if (ib < 0) ib = LLONG_MIN - ib;
-  return ia > ib ? ia - ib : ib - ia;
-}
+// The spacing of doubles at x: one ulp.
+double ulp_of(double x) { return std::ldexp(1.0, std::ilogb(x) - 52); }
 
-// The state after one stage on each variable, interior cells.
+// The state after one stage (the first: w = dt F, f + w / 3), interior cells of each variable.
 std::vector<std::vector<real>> one_stage(MhdRun& r) {
-  r.model->stage(0, rk3::kAlpha[0], rk3::kBeta[0], 1e-3);
+  r.model->stage(0, rk3::kAlpha[0], rk3::kBeta[0], kDt);
   r.exec.synchronize();
   std::vector<std::vector<real>> out;
   for (int v = 0; v < r.model->vars(); ++v) out.push_back(interior(r.model->var(v)));
   return out;
 }
 
-struct Difference {
-  double increment = 0, diff = 0;
-  long long ulps = 0;
+struct Agreement {
+  double ulps = 0;       // max |a - b| / ulp(max |ref|)
+  double increment = 0;  // max |ref - before|
+  double diff = 0;       // max |a - b|
 };
 
-Difference compare(const std::vector<real>& before, const std::vector<real>& a,
-                   const std::vector<real>& b) {
-  Difference d;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d.increment = std::fmax(d.increment, std::fabs(a[i] - before[i]));
-    d.diff = std::fmax(d.diff, std::fabs(a[i] - b[i]));
-    d.ulps = std::max(d.ulps, ulps(a[i], b[i]));
+Agreement compare(const std::vector<real>& before, const std::vector<real>& ref,
+                  const std::vector<real>& b) {
+  Agreement g;
+  double range = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    range = std::fmax(range, std::fabs(ref[i]));
+    g.increment = std::fmax(g.increment, std::fabs(ref[i] - before[i]));
+    g.diff = std::isfinite(b[i]) ? std::fmax(g.diff, std::fabs(ref[i] - b[i])) : INFINITY;
   }
-  return d;
+  g.ulps = g.diff / ulp_of(range);
+  return g;
 }
 
-TEST(MhdParity, CudaStagesMatchCpu) {
+TEST(MhdParity, TiledCudaStageMatchesGenericCpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const int n = 128;
-  MhdRun cpu(random_state(n)), generic(random_state(n), Exec::cuda(0)),
+  MhdRun cpu(random_state(n, "generic")), generic(random_state(n, "generic"), Exec::cuda(0)),
       tiled(random_state(n, "tiled"), Exec::cuda(0));
   std::vector<std::vector<real>> before;
   for (int v = 0; v < cpu.model->vars(); ++v) before.push_back(interior(cpu.model->var(v)));
   const auto c = one_stage(cpu), g = one_stage(generic), t = one_stage(tiled);
   for (int v = 0; v < cpu.model->vars(); ++v) {
     const std::string name = cpu.model->var(v).name();
-    const Difference gc = compare(before[v], c[v], g[v]), tg = compare(before[v], g[v], t[v]),
-                     tc = compare(before[v], c[v], t[v]);
+    const Agreement tc = compare(before[v], c[v], t[v]), gc = compare(before[v], c[v], g[v]),
+                    tg = compare(before[v], g[v], t[v]);
     std::printf(
-        "%-6s max increment %.3e | generic gpu - cpu: %.3e (%lld ulps) | tiled - generic "
-        "gpu: %.3e (%lld ulps) | tiled - cpu: %lld ulps\n",
-        name.c_str(), gc.increment, gc.diff, gc.ulps, tg.diff, tg.ulps, tc.ulps);
-    EXPECT_GT(gc.increment, 0) << name << " did not change";
-    EXPECT_LE(gc.diff, 1e-10 * gc.increment) << name;
-    EXPECT_LE(tg.ulps, 2) << name;
+        "%-6s max increment %.3e | tiled cuda - generic cpu: %.2f ulps of range (%.1e of the "
+        "increment) | generic cuda - cpu: %.2f | tiled - generic cuda: %.2f\n",
+        name.c_str(), tc.increment, tc.ulps, tc.diff / tc.increment, gc.ulps, tg.ulps);
+    EXPECT_GT(tc.increment, 0) << name << " did not change";
+    for (const Agreement* a : {&tc, &gc, &tg}) {
+      EXPECT_LE(a->ulps, 2) << name;
+      EXPECT_LE(a->diff, 1e-12 * tc.increment) << name;
+    }
   }
 }
 
