@@ -1,10 +1,11 @@
 // Times the 3-D hydromech PT iteration per kernel variant (generic: phi recomputed over the
-// stencil; stored: phi(Pe) kept per cell) with and without the smoothed decompaction switch, and
-// prints ms per iteration, A_eff, T_eff and T_eff over the copy bandwidth measured in the same run
-// (a benchmark: it asserts nothing), and how far each stored variant's Pe is from the generic one's
-// after the same iterations.
-// Usage: bench_hydromech_kernels [n=256] [iterations=100]: grid n x n x 2n, the chimney example's
-// physics (examples/hydromech3d_chimney_gpu.json).
+// stencil; stored: phi(Pe) kept per cell; pairs: stored, two cells per thread) with and without the
+// smoothed decompaction switch, and prints ms per iteration, A_eff, T_eff and T_eff over the copy
+// bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each stored
+// or pairs variant's Pe is from the generic one's after the same iterations; the pairs kernel alone
+// at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels [n=256] [iterations=100]:
+// grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer with decompaction weakening
+// R = 1000 (the first chimney setup; the timings barely depend on the state).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -80,6 +81,24 @@ io::json chimney(int n, const std::string& kernel, double smoothing) {
               {"center", {4.0, 4.0, 4.0}}}}}}};
 }
 
+// The pairs kernel with another block size (threads per block), for the scan below.
+template <int T>
+struct PairsWith : hydromech::PairStoredIteration<3, 3> {
+  static constexpr int kThreads = T;
+};
+
+// The pairs kernel alone (no Pe ghost or halo porosity kernels) on uniform fields at block sizes
+// of 64 to 512 threads: what the launch shape is worth, and what the small kernels cost.
+template <int T>
+double bare_pairs(const Exec& ex, const Layout& l, const std::vector<std::unique_ptr<Field>>& f,
+                  const hydromech::Coefficients& co, int iters) {
+  Region r = l.interior();
+  r.lo.x /= 2, r.hi.x /= 2;
+  const PairsWith<T> k{
+      {co, f[0]->view(), f[1]->view(), f[2]->view(), f[3]->view(), f[4]->view(), f[5]->view()}};
+  return seconds_per(ex, iters, [&] { for_each(ex, r, k); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,6 +131,23 @@ int main(int argc, char** argv) {
       report(seven ? "stream (4 read, 3 write)" : "stream (3 read, 2 write)", t, seven ? 56 : 40);
     }
   }
+  {
+    const Layout l{{n, n, 2 * n}, {1, 1, 1}};
+    std::vector<std::unique_ptr<Field>> f;  // Pe, phi, phi_old, Pe_new, phi_new, dPe/dtau
+    for (const real v : {-0.01, 1.0, 1.0, 0.0, 1.0, 0.0}) {
+      f.push_back(std::make_unique<Field>("f", Location::cell, l, ex.backend()));
+      fill(ex, *f.back(), v);
+    }
+    hydromech::Material m;  // the chimney's: R = 1000 smoothed over 0.02
+    m.weakening = 1000, m.smoothing = 0.02, m.rsmoothing = 50;
+    const real h = 8.0 / n;
+    hydromech::Coefficients co{m, 0.01, {1 / h, 1 / h, 1 / h}, {0, 0, 1}, 3 / (h * h), 0.5, 0.95f};
+    co.rdt = 100;
+    report("pairs kernel alone, 64 threads", bare_pairs<64>(ex, l, f, co, iters), 56);
+    report("pairs kernel alone, 128 threads", bare_pairs<128>(ex, l, f, co, iters), 56);
+    report("pairs kernel alone, 256 threads", bare_pairs<256>(ex, l, f, co, iters), 56);
+    report("pairs kernel alone, 512 threads", bare_pairs<512>(ex, l, f, co, iters), 56);
+  }
   struct Variant {
     const char* name;
     const char* kernel;
@@ -120,8 +156,10 @@ int main(int argc, char** argv) {
   std::vector<real> reference;  // Pe of the latest generic variant
   for (const Variant v : {Variant{"generic, smoothing 0.02", "generic", 0.02},
                           Variant{"stored, smoothing 0.02", "stored", 0.02},
+                          Variant{"pairs, smoothing 0.02", "pairs", 0.02},
                           Variant{"generic, sharp switch", "generic", 0.0},
-                          Variant{"stored, sharp switch", "stored", 0.0}}) {
+                          Variant{"stored, sharp switch", "stored", 0.0},
+                          Variant{"pairs, sharp switch", "pairs", 0.0}}) {
     const io::json config =
         app::schema_for(app::find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
     const app::RunSettings rs = app::RunSettings::from(config);

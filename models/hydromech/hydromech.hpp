@@ -16,8 +16,9 @@ namespace staghorn::hydromech {
 class HydroMech final : public Model, public pt::Problem {
  public:
   // generic: each cell recomputes phi(Pe) over its stencil (the reference); stored: phi(Pe) is
-  // kept per cell and iteration in its own array (docs/models/hydromech.md, "Kernels").
-  enum class Kernel { generic, stored };
+  // kept per cell and iteration in its own array; pairs: stored, two cells per thread (the GPU's
+  // hot path; stored where a region has an odd x bound) (docs/models/hydromech.md, "Kernels").
+  enum class Kernel { generic, stored, pairs };
 
   explicit HydroMech(const ModelContext& ctx);
 
@@ -32,7 +33,7 @@ class HydroMech final : public Model, public pt::Problem {
   // generic: Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written; stored: also phi(Pe)
   // read and phi(Pe_new) written.
   double bytes_per_cell_iteration() const override {
-    return (kernel_ == Kernel::stored ? 7 : 5) * sizeof(real);
+    return (kernel_ == Kernel::generic ? 5 : 7) * sizeof(real);
   }
 
   const Field& phi() const { return phi_; }
@@ -51,6 +52,9 @@ class HydroMech final : public Model, public pt::Problem {
   void iterate_dim(int count);
   template <int Dim>
   void iterate_stored(int count);
+  template <int Dim>
+  void update_stored(const Coefficients& co, Region r, Lane lane);
+  bool pairs_fit() const;
   void porosity_of_halo();
   template <int Dim>
   real residual_sum(bool absolute) const;

@@ -6,6 +6,7 @@
 // so phi is a local function of Pe and only Pe is iterated (docs/models/hydromech.md).
 
 #include "core/field.hpp"
+#include "core/pair.hpp"
 #include "models/hydromech/physics.hpp"
 #include "solvers/pt_update.hpp"
 
@@ -28,12 +29,13 @@ SH_HD inline Star gather(const View& f, std::ptrdiff_t o) {
 
 // What one cell's stencil yields: the residual and what the pseudo-step needs.
 struct CellEval {
-  real R;      // div q - (phi_old - phi) / dt
-  real r;      // d((phi_old - phi)/dt)/dPe: the compaction term's Jacobian
-  real k_c;    // k at the cell
-  real k_max;  // largest face permeability
-  real dk;     // sum over faces of |dq_f/dk_f| rdx_f (for the Jacobian's dk/dPe part)
-  real phi;    // porosity at the cell
+  real R;       // div q - (phi_old - phi) / dt
+  real r;       // d((phi_old - phi)/dt)/dPe: the compaction term's Jacobian
+  real k_c;     // k at the cell
+  real k_max;   // largest face permeability
+  real dk;      // sum over faces of |dq_f/dk_f| rdx_f (for the Jacobian's dk/dPe part)
+  real phi;     // porosity at the cell
+  real dkdphi;  // dk/dphi at the cell
 };
 
 struct Coefficients {
@@ -44,12 +46,59 @@ struct Coefficients {
   real sum_rdx2;  // sum over active axes of 1/dx^2
   real slowest;   // sum over active axes of (pi/L)^2
   float cfl;
+  real rdt = 0;  // 1 / dt
 
-  // Fluxes through the low and high faces along one axis, accumulated into div q and the bounds.
-  SH_HD void axis(real P_c, real k_c, real P_lo, real Po_lo, real P_hi, real Po_hi, int a,
+  // k(phi) with the exponent n compiled in (N >= 0, the powers fold into multiplies) or read at
+  // run time (N < 0): the same operations, so the same bits, as Material::permeability.
+  template <int N = -1>
+  SH_HD real permeability(real phi) const {
+    if constexpr (N < 0) {
+      return mat.permeability(phi);
+    } else {
+      return mat.k0 * int_power((phi > 0 ? phi : real(0)) * mat.rphi0, N);
+    }
+  }
+
+  // dk/dphi = n k0 / phi0 (phi/phi0)^(n-1) (whole n: multiplications only, no division).
+  template <int N = -1>
+  SH_HD real permeability_slope(real phi) const {
+    const int n = N >= 0 ? N : mat.n_int;
+    if (n == 0) return 0;
+    if (n > 0)
+      return mat.n * mat.k0 * mat.rphi0 * int_power((phi > 0 ? phi : real(0)) * mat.rphi0, n - 1);
+    return phi > 0 ? mat.n * mat.permeability(phi) / phi : real(0);
+  }
+
+  // The compaction term (phi_old - phi) / dt of the step, phi = phi(phi_old, Pe) the porosity at
+  // hand: for m = 1 the difference of the very values the porosity update keeps (so the fluid
+  // volume balance telescopes to round-off), for m = 0 exactly Pe w / eta0.
+  SH_HD real compaction_rate(real phi_old, real phi, real Pe) const {
+    if (mat.m == 0) return Pe * mat.weakening_factor(Pe) * mat.reta0;
+    return (phi_old - phi) * rdt;
+  }
+
+  // The switch w(Pe) for the pseudo-step only (it sets how fast the iterations converge, not what
+  // they converge to): in single precision, as pt::optimal_step, a float tanh instead of a double.
+  SH_HD real step_weakening(real Pe) const {
+    if (mat.smoothing > 0) {
+      const float s = tanhf(static_cast<float>(Pe * mat.rsmoothing));
+      return static_cast<real>(1.0f +
+                               (static_cast<float>(mat.weakening) - 1.0f) * 0.5f * (1.0f - s));
+    }
+    return Pe < 0 ? mat.weakening : real(1);
+  }
+
+  // d((phi_old - phi)/dt)/dPe = w / eta_phi(phi) (m = 1) or w / eta0 (m = 0), for the pseudo-step.
+  SH_HD real compaction_coefficient(real phi, real Pe) const {
+    return mat.compaction_coefficient(phi, Pe, step_weakening(Pe));
+  }
+
+  // Fluxes through the low and high faces along axis a with the face permeabilities the means of
+  // the cells' k, accumulated into div q and the pseudo-step's bounds.
+  SH_HD void axis(real P_c, real k_c, real P_lo, real k_lo_cell, real P_hi, real k_hi_cell, int a,
                   CellEval& e) const {
-    const real k_lo = real(0.5) * (k_c + mat.permeability(mat.porosity(Po_lo, P_lo, dt)));
-    const real k_hi = real(0.5) * (k_c + mat.permeability(mat.porosity(Po_hi, P_hi, dt)));
+    const real k_lo = real(0.5) * (k_c + k_lo_cell);
+    const real k_hi = real(0.5) * (k_c + k_hi_cell);
     const real q_lo = darcy_flux(k_lo, P_lo, P_c, rdx[a], body[a]);
     const real q_hi = darcy_flux(k_hi, P_c, P_hi, rdx[a], body[a]);
     e.R += (q_hi - q_lo) * rdx[a];
@@ -59,18 +108,37 @@ struct Coefficients {
         (fabs((P_c - P_lo) * rdx[a] + body[a]) + fabs((P_hi - P_c) * rdx[a] + body[a])) * rdx[a];
   }
 
+  // The residual and step inputs of a cell from the Pe star and the porosity star (phi(Pe) at
+  // each point) with the old porosity at the cell: every kernel ends here, so they agree.
+  template <int Dim, int N = -1>
+  SH_HD CellEval evaluate(const Star& P, const Star& f, real phi_old_c) const {
+    CellEval e{};
+    e.phi = f.c;
+    e.k_c = permeability<N>(f.c);
+    axis(P.c, e.k_c, P.w, permeability<N>(f.w), P.e, permeability<N>(f.e), 0, e);
+    if constexpr (Dim >= 2)
+      axis(P.c, e.k_c, P.s, permeability<N>(f.s), P.n, permeability<N>(f.n), 1, e);
+    if constexpr (Dim >= 3)
+      axis(P.c, e.k_c, P.b, permeability<N>(f.b), P.t, permeability<N>(f.t), 2, e);
+    e.R -= compaction_rate(phi_old_c, f.c, P.c);
+    e.r = compaction_coefficient(f.c, P.c);
+    e.dkdphi = permeability_slope<N>(f.c);
+    return e;
+  }
+
+  // The generic path: the porosity star recomputed from the Pe and phi_old stars.
   template <int Dim>
   SH_HD CellEval evaluate(const Star& P, const Star& Po) const {
-    CellEval e{};
-    e.phi = mat.porosity(Po.c, P.c, dt);
-    e.k_c = mat.permeability(e.phi);
-    axis(P.c, e.k_c, P.w, Po.w, P.e, Po.e, 0, e);
-    if constexpr (Dim >= 2) axis(P.c, e.k_c, P.s, Po.s, P.n, Po.n, 1, e);
-    if constexpr (Dim >= 3) axis(P.c, e.k_c, P.b, Po.b, P.t, Po.t, 2, e);
-    e.R -= mat.compaction_rate(Po.c, P.c, dt);
-    // d/dPe of (phi_old - phi(Pe)) / dt: w / eta0 (m = 0), w phi / (eta0 phi0) (m = 1).
-    e.r = mat.compaction_coefficient(e.phi, P.c);
-    return e;
+    Star g{mat.porosity(Po.c, P.c, dt),
+           mat.porosity(Po.w, P.w, dt),
+           mat.porosity(Po.e, P.e, dt),
+           0,
+           0,
+           0,
+           0};
+    if constexpr (Dim >= 2) g.s = mat.porosity(Po.s, P.s, dt), g.n = mat.porosity(Po.n, P.n, dt);
+    if constexpr (Dim >= 3) g.b = mat.porosity(Po.b, P.b, dt), g.t = mat.porosity(Po.t, P.t, dt);
+    return evaluate<Dim>(P, g, Po.c);
   }
 
   template <int Dim>
@@ -79,11 +147,11 @@ struct Coefficients {
   }
 
   // Local pseudo-step. The Jacobian of R is bounded (Gershgorin) by r + 4 k_max sum(1/dx^2) + the
-  // part from k's dependence on Pe through phi (|dk_c/dPe| = n k_c / phi dt r, half of it on each
+  // part from k's dependence on Pe through phi (|dk_c/dPe| = dk/dphi dt r, half of it on each
   // face); its slowest mode is about r + k slowest. pt::optimal_step takes these as
   // (1 + 4a)/t and (1 + b)/t with t = 1/r.
   SH_HD pt::Step step(const CellEval& e) const {
-    const real dkdp = e.phi > 0 ? mat.n * e.k_c / e.phi * dt * e.r : real(0);
+    const real dkdp = e.dkdphi * dt * e.r;
     const real stiff = 4 * e.k_max * sum_rdx2 + real(0.5) * dkdp * e.dk;
     const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
     const real t = 1 / r;
@@ -108,45 +176,58 @@ struct Iteration {
 // iteration into its own array, so a cell reads its neighbours' porosity instead of recomputing
 // it (one exp per cell instead of one per stencil point). The formulas are those of `evaluate`,
 // evaluated on the same operands: the result is the generic kernel's to the bit on the CPU.
-template <int Dim>
+template <int Dim, int N = -1>  // N: the permeability exponent when compiled in (else < 0)
 struct StoredIteration {
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
 
-  SH_HD void axis(const Star& P, real k_c, real phi_lo, real P_lo, real phi_hi, real P_hi, int a,
-                  CellEval& e) const {
-    const real k_lo = real(0.5) * (k_c + co.mat.permeability(phi_lo));
-    const real k_hi = real(0.5) * (k_c + co.mat.permeability(phi_hi));
-    e.R += (darcy_flux(k_hi, P.c, P_hi, co.rdx[a], co.body[a]) -
-            darcy_flux(k_lo, P_lo, P.c, co.rdx[a], co.body[a])) *
-           co.rdx[a];
-    e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
-    e.dk += (fabs((P.c - P_lo) * co.rdx[a] + co.body[a]) +
-             fabs((P_hi - P.c) * co.rdx[a] + co.body[a])) *
-            co.rdx[a];
-  }
-
-  SH_HD CellEval evaluate(const Star& P, const Star& f, real phi_old_c) const {
-    CellEval e{};
-    e.phi = f.c;
-    e.k_c = co.mat.permeability(f.c);
-    axis(P, e.k_c, f.w, P.w, f.e, P.e, 0, e);
-    if constexpr (Dim >= 2) axis(P, e.k_c, f.s, P.s, f.n, P.n, 1, e);
-    if constexpr (Dim >= 3) axis(P, e.k_c, f.b, P.b, f.t, P.t, 2, e);
-    const real w = co.mat.weakening_factor(P.c);  // once: the switch's tanh is not cheap
-    e.R -= co.mat.compaction_rate(phi_old_c, P.c, w, co.dt);
-    e.r = co.mat.compaction_coefficient(e.phi, P.c, w);
-    return e;
-  }
-
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(i, j, k);  // the same in every field of the layout
     const real po = phi_old.p[o];
-    const CellEval e = evaluate(gather<Dim>(Pe, o), gather<Dim>(phi, o), po);
+    const CellEval e = co.evaluate<Dim, N>(gather<Dim>(Pe, o), gather<Dim>(phi, o), po);
     const real P = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
     Pe_new.p[o] = P;
     // What the next iteration's stencils read (the halo is filled by HaloPorosity).
-    phi_new.p[o] = co.mat.porosity(po, P, co.mat.weakening_factor(P), co.dt);
+    phi_new.p[o] = co.mat.porosity(po, P, co.dt);
+  }
+};
+
+// The stored-porosity iteration for two cells along x per thread (i = 2 ip, 2 ip + 1; `pairs`,
+// the GPU's hot path), with 16-byte loads and stores: half the memory instructions and twice the
+// bytes in flight per thread, and the two cells share their x face. Needs regions that start and
+// end at an even x. Arithmetic identical to StoredIteration<Dim, N>.
+template <int Dim, int N = -1>
+struct PairStoredIteration {
+  static constexpr int kThreads = 128;  // 32 x 4 blocks (as diffusion's pairs kernel)
+  Coefficients co;
+  View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
+
+  // The stars of cells 2 ip and 2 ip + 1 of field f at offset o (of the first).
+  SH_HD static void gather_pair(const View& f, std::ptrdiff_t o, Star& s0, Star& s1) {
+    const real* c = f.p + o;
+    const int sy = static_cast<int>(f.sy), sz = static_cast<int>(f.sz);
+    const Pair x = load2(c);
+    Pair s{0, 0}, n{0, 0}, b{0, 0}, t{0, 0};
+    if constexpr (Dim >= 2) s = load2(c - sy), n = load2(c + sy);
+    if constexpr (Dim >= 3) b = load2(c - sz), t = load2(c + sz);
+    s0 = {x.a, c[-1], x.b, s.a, n.a, b.a, t.a};
+    s1 = {x.b, x.a, c[2], s.b, n.b, b.b, t.b};
+  }
+
+  SH_HD void operator()(int ip, int j, int k) const {
+    const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
+    Star P0, P1, f0, f1;
+    gather_pair(Pe, o, P0, P1);
+    gather_pair(phi, o, f0, f1);
+    const Pair po = load2(phi_old.p + o);
+    Pair v = load2(dPedtau.p + o);
+    const CellEval e0 = co.evaluate<Dim, N>(P0, f0, po.a);
+    const CellEval e1 = co.evaluate<Dim, N>(P1, f1, po.b);
+    const Pair P{pt::advance(P0.c, e0.R, v.a, co.step(e0)),
+                 pt::advance(P1.c, e1.R, v.b, co.step(e1))};
+    store2(Pe_new.p + o, P);
+    store2(dPedtau.p + o, v);
+    store2(phi_new.p + o, {co.mat.porosity(po.a, P.a, co.dt), co.mat.porosity(po.b, P.b, co.dt)});
   }
 };
 

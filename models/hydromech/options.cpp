@@ -75,11 +75,13 @@ void add_boundaries(io::Schema& s) {
 
 void HydroMech::add_options(io::Schema& s) {
   pt::Options::add_to(s);
-  s.add("hydromech.kernel", io::Type::string, "stored",
+  s.add("hydromech.kernel", io::Type::string, "pairs",
         "PT iteration kernel: stored (phi(Pe) kept per cell and iteration in its own array: one "
-        "exp per cell, 56 bytes per cell) or generic (each cell recomputes phi over its 7-point "
-        "stencil: the reference, 40 bytes per cell); both give the same result to round-off")
-      .one_of({"generic", "stored"});
+        "exp per cell, 56 bytes per cell), pairs (stored, two cells per thread with 16-byte "
+        "accesses: the GPU's fast path; stored where a region's x bounds are odd) or generic "
+        "(each cell recomputes phi over its 7-point stencil: the reference, 40 bytes per cell); "
+        "all give the same result to round-off")
+      .one_of({"generic", "stored", "pairs"});
   add_material(s);
   add_initial(s);
   add_boundaries(s);

@@ -1,5 +1,5 @@
-// Every optimised hydromech kernel against the generic (reference) one: the same iterations and
-// steps on a small 3-D grid must agree to round-off.
+// Every optimised hydromech kernel (stored, pairs) against the generic (reference) one: the same
+// iterations and steps on a small 3-D grid must agree to round-off.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,6 +47,7 @@ double relative_difference(const Field& a, const Field& b) {
 }
 
 struct Case {
+  const char* kernel;  // stored, or pairs (two cells per thread: the x extent 12 is even)
   double smoothing;
   int m;
 };
@@ -55,7 +56,7 @@ class StoredKernel : public ::testing::TestWithParam<Case> {};
 
 TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
   const Case c = GetParam();
-  HydroMechRun ref(layer("generic", c.smoothing, c.m)), fast(layer("stored", c.smoothing, c.m));
+  HydroMechRun ref(layer("generic", c.smoothing, c.m)), fast(layer(c.kernel, c.smoothing, c.m));
   EXPECT_EQ(fast.model->bytes_per_cell_iteration(), 7 * sizeof(real));
   // A few bare iterations (in two calls: the stored porosity is carried across them).
   for (HydroMechRun* r : {&ref, &fast}) {
@@ -67,7 +68,7 @@ TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
   EXPECT_GT(std::fabs(HydroMechRun::interior(ref.model->Pe())[0]), 0);  // Pe has moved
   EXPECT_LT(after_iterations, 1e-12);
   // Whole steps (convergence checks, porosity update, a new step's restart of the stored phi).
-  HydroMechRun ref2(layer("generic", c.smoothing, c.m)), fast2(layer("stored", c.smoothing, c.m));
+  HydroMechRun ref2(layer("generic", c.smoothing, c.m)), fast2(layer(c.kernel, c.smoothing, c.m));
   EXPECT_EQ(ref2.run(), fast2.run());  // the same iteration counts
   EXPECT_LT(relative_difference(fast2.model->Pe(), ref2.model->Pe()), 1e-12);
   EXPECT_LT(relative_difference(fast2.model->phi(), ref2.model->phi()), 1e-12);
@@ -77,9 +78,12 @@ TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Switches, StoredKernel,
-                         ::testing::Values(Case{0.02, 1}, Case{0.0, 1}, Case{0.0, 0}),
+                         ::testing::Values(Case{"stored", 0.02, 1}, Case{"stored", 0.0, 1},
+                                           Case{"stored", 0.0, 0}, Case{"pairs", 0.02, 1},
+                                           Case{"pairs", 0.0, 1}, Case{"pairs", 0.0, 0}),
                          [](const auto& info) {
-                           return std::string(info.param.smoothing > 0 ? "Smooth" : "Sharp") + "M" +
+                           return std::string(info.param.kernel) +
+                                  (info.param.smoothing > 0 ? "Smooth" : "Sharp") + "M" +
                                   std::to_string(info.param.m);
                          });
 
