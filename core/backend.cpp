@@ -65,7 +65,7 @@ struct Exec::Streams {
 #ifdef STAGHORN_HAVE_CUDA
   cudaStream_t inner = nullptr, boundary = nullptr;
   cudaEvent_t ordering = nullptr;  // reused by order(): streams wait on it in issue order
-  double* scratch = nullptr;
+  real* scratch = nullptr;
   std::size_t scratch_count = 0;
   explicit Streams(int device) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
@@ -135,14 +135,14 @@ void Exec::order(Lane earlier, Lane later) const {
 #endif
 }
 
-double* Exec::scratch(std::size_t count) const {
+real* Exec::scratch(std::size_t count) const {
 #ifdef STAGHORN_HAVE_CUDA
   if (!streams_) throw Error("device scratch requested on the cpu backend");
   if (streams_->scratch_count < count) {
     check_cuda(cudaStreamSynchronize(streams_->inner), "inner stream");
     cudaFree(streams_->scratch);
     streams_->scratch = nullptr;
-    check_cuda(cudaMalloc(&streams_->scratch, count * sizeof(double)), "cudaMalloc (scratch)");
+    check_cuda(cudaMalloc(&streams_->scratch, count * sizeof(real)), "cudaMalloc (scratch)");
     streams_->scratch_count = count;
   }
   return streams_->scratch;

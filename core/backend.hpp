@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "core/platform.hpp"
+
 struct CUstream_st;  // cudaStream_t without the CUDA headers, so CPU-only code compiles anywhere
 
 namespace staghorn {
@@ -41,7 +43,7 @@ class Exec {
   std::string description() const;
   // Device scratch space of at least `count` reals, reused between calls (partial reductions).
   // Valid until the next call; work using it must be complete before it is asked for again.
-  double* scratch(std::size_t count) const;
+  real* scratch(std::size_t count) const;
 
   // The network this run's halo exchanges use (null: MPI on host memory, untimed). Set once,
   // before the model is built; copies of this Exec made later share it.

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "core/platform.hpp"
+
 namespace staghorn {
 
 // Owns MPI for the life of a program. Errors return to us (MPI_ERRORS_RETURN) so that they become
@@ -14,6 +16,9 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 };
+
+// The MPI datatype of `real` (halo messages).
+inline MPI_Datatype mpi_real() { return sizeof(real) == sizeof(float) ? MPI_FLOAT : MPI_DOUBLE; }
 
 // A communicator and the collectives the framework needs. Reductions are order-independent where
 // results must not depend on the rank count (max); sums are reduced by MPI.

@@ -60,7 +60,7 @@ SH_HD inline real d2_mixed(const real* p, std::ptrdiff_t s1, std::ptrdiff_t s2) 
 #pragma unroll
   for (int m = 1; m <= Order / 2; ++m)
     acc += second_weight<Order>(m) * ((p[m * up] + p[-m * up]) - (p[m * across] + p[-m * across]));
-  return 0.25 * acc;
+  return real(0.25) * acc;
 }
 
 }  // namespace staghorn::fd

@@ -23,12 +23,19 @@
 namespace staghorn {
 
 // Reduction operators. MaxOp propagates NaN so that a broken state can never look converged.
+// Templates so that the CPU path can accumulate in double when real is float.
 struct MaxOp {
-  SH_HD real operator()(real a, real b) const { return (a != a || a > b) ? a : b; }
+  template <class T>
+  SH_HD T operator()(T a, T b) const {
+    return (a != a || a > b) ? a : b;
+  }
   static constexpr real identity() { return -std::numeric_limits<real>::infinity(); }
 };
 struct SumOp {
-  SH_HD real operator()(real a, real b) const { return a + b; }
+  template <class T>
+  SH_HD T operator()(T a, T b) const {
+    return a + b;
+  }
   static constexpr real identity() { return 0.0; }
 };
 
@@ -199,19 +206,21 @@ real reduce(const Exec& ex, const Region& r, Op op, const F& f) {
 #endif
   }
   // Fixed partition per thread, combined in thread order: repeatable for a given thread count.
-  std::vector<real> partial(omp_get_max_threads(), Op::identity());
+  // Accumulated in double: a float sum over a whole block, one cell after the other, would lose
+  // digits with the cell count (the GPU's tree reduction does not).
+  std::vector<double> partial(omp_get_max_threads(), Op::identity());
 #pragma omp parallel
   {
-    real acc = Op::identity();
+    double acc = Op::identity();
 #pragma omp for collapse(2) schedule(static)
     for (int k = r.lo.z; k < r.hi.z; ++k)
       for (int j = r.lo.y; j < r.hi.y; ++j)
-        for (int i = r.lo.x; i < r.hi.x; ++i) acc = op(acc, f(i, j, k));
+        for (int i = r.lo.x; i < r.hi.x; ++i) acc = op(acc, static_cast<double>(f(i, j, k)));
     partial[omp_get_thread_num()] = acc;
   }
-  real total = Op::identity();
-  for (real p : partial) total = op(total, p);
-  return total;
+  double total = Op::identity();
+  for (double p : partial) total = op(total, p);
+  return static_cast<real>(total);
 }
 
 }  // namespace staghorn

@@ -14,6 +14,8 @@ namespace staghorn {
 
 #ifdef STAGHORN_NCCL
 
+constexpr ncclDataType_t kNcclReal = sizeof(real) == 4 ? ncclFloat32 : ncclFloat64;
+
 // The entry points the exchange uses, looked up in the loaded library by their C names.
 struct NcclLink::Library {
   void* handle = nullptr;
@@ -87,9 +89,9 @@ class NcclTransport final : public Transport {
     cudaStream_t s = ex_.stream(Lane::boundary);
     lib_.check(lib_.group_start(), "ncclGroupStart");
     for (const auto& m : plan.recvs)
-      lib_.check(lib_.recv(recv + m.offset, m.count, ncclFloat64, m.peer, comm_, s), "ncclRecv");
+      lib_.check(lib_.recv(recv + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclRecv");
     for (const auto& m : plan.sends)
-      lib_.check(lib_.send(send + m.offset, m.count, ncclFloat64, m.peer, comm_, s), "ncclSend");
+      lib_.check(lib_.send(send + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclSend");
     lib_.check(lib_.group_end(), "ncclGroupEnd");
   }
   double finish(const MessagePlan&, const real*, real*) override { return 0; }

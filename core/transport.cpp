@@ -37,11 +37,11 @@ void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, r
   std::vector<MPI_Request> reqs(plan.sends.size() + plan.recvs.size());
   std::size_t r = 0;
   for (const auto& m : plan.recvs)
-    check_mpi(MPI_Irecv(recv + m.offset, static_cast<int>(m.count), MPI_DOUBLE, m.peer, m.tag,
+    check_mpi(MPI_Irecv(recv + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
                         comm.get(), &reqs[r++]),
               "MPI_Irecv (halo)");
   for (const auto& m : plan.sends)
-    check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), MPI_DOUBLE, m.peer, m.tag,
+    check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
                         comm.get(), &reqs[r++]),
               "MPI_Isend (halo)");
   check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),

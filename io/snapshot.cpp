@@ -186,10 +186,15 @@ void put_global_attributes(const NcFile& file, const SnapshotMeta& meta) {
   put_text(file, NC_GLOBAL, "staghorn_config", meta.config);
 }
 
+// Fields are stored in the precision they are computed in (the values pass through double, which
+// holds a float exactly); coordinates and time are always double.
+constexpr nc_type kNcReal = sizeof(real) == sizeof(float) ? NC_FLOAT : NC_DOUBLE;
+
 // Defines a variable that every rank writes in collective mode.
-int define_var(const NcFile& file, const std::string& name, const std::vector<int>& dims) {
+int define_var(const NcFile& file, const std::string& name, const std::vector<int>& dims,
+               nc_type type = NC_DOUBLE) {
   int var = -1;
-  check(nc_def_var(file.id(), name.c_str(), NC_DOUBLE, static_cast<int>(dims.size()), dims.data(),
+  check(nc_def_var(file.id(), name.c_str(), type, static_cast<int>(dims.size()), dims.data(),
                    &var),
         file.path(), "nc_def_var(" + name + ")");
   check(nc_var_par_access(file.id(), var, NC_COLLECTIVE), file.path(),
@@ -261,7 +266,7 @@ int define_field(const NcFile& file, const Decomposition& dec, const Field& f,
                  const std::map<std::string, int>& dims) {
   std::vector<int> ids;
   for (const std::string& name : slab_of(dec, f.location()).dims) ids.push_back(dims.at(name));
-  const int var = define_var(file, f.name(), ids);
+  const int var = define_var(file, f.name(), ids, kNcReal);
   put_text(file, var, "units", f.units());
   put_text(file, var, "long_name", f.long_name());
   put_text(file, var, "staghorn_location", to_string(f.location()));

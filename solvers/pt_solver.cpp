@@ -52,6 +52,13 @@ Options Options::from(const io::json& c) {
   Options o;
   o.tol = io::at_path(c, "solver.tol").get<real>();
   o.relative = io::at_path(c, "solver.tol_mode").get<std::string>() == "relative";
+  // Float residuals stall a few ulps (relative to the terms they cancel) above zero: a relative
+  // tolerance below that would run to max_iter at every step.
+  constexpr double kFloatFloor = 1e-6;
+  if (sizeof(real) == sizeof(float) && o.relative && o.tol < kFloatFloor)
+    throw io::ConfigError("solver.tol: " + io::at_path(c, "solver.tol").dump() +
+                          " (relative) is below what float arithmetic resolves; this build is "
+                          "single-precision (STAGHORN_SINGLE_PRECISION): use >= 1e-6");
   o.ncheck = io::at_path(c, "solver.ncheck").get<int>();
   o.max_iter = io::at_path(c, "solver.max_iter").get<long long>();
   o.cfl = io::at_path(c, "solver.cfl").get<real>();

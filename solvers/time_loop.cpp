@@ -7,7 +7,7 @@ namespace staghorn {
 LoopState TimeLoop::run(Stepper& stepper, LoopState state, const Hooks& hooks) const {
   while (state.step < last_) {
     Timer timer;
-    const StepReport report = stepper.advance(dt_);
+    const StepReport report = stepper.advance(static_cast<real>(dt_));
     const double seconds = timer.seconds();
     ++state.step;
     state.time += dt_;

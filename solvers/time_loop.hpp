@@ -21,7 +21,7 @@ class Stepper {
 
 struct LoopState {
   long long step = 0;
-  real time = 0;
+  double time = 0;  // double in a single-precision build too: it accumulates many steps
 };
 
 // Advances a Stepper from `start` to step `last` with a fixed dt. After every step it calls
@@ -32,13 +32,13 @@ class TimeLoop {
     std::function<void(const LoopState&, const StepReport&, double seconds)> after_step;
     std::function<void(const LoopState&)> output;
   };
-  TimeLoop(long long last_step, real dt, long long output_every)
+  TimeLoop(long long last_step, double dt, long long output_every)
       : last_(last_step), dt_(dt), every_(output_every) {}
   LoopState run(Stepper& stepper, LoopState state, const Hooks& hooks) const;
 
  private:
   long long last_;
-  real dt_;
+  double dt_;
   long long every_;
 };
 

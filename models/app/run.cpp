@@ -132,7 +132,7 @@ std::vector<double> concat(std::vector<double> head, const std::vector<double>& 
 
 double max_residual(const StepReport& r) {
   double m = 0;
-  for (const auto& e : r.residuals) m = std::max(m, e.norm);
+  for (const auto& e : r.residuals) m = std::max<double>(m, e.norm);
   return m;
 }
 

@@ -9,6 +9,14 @@
 
 namespace staghorn::mhd {
 
+// The overloads of std (float ones too, on the host and the device): an unqualified exp(float)
+// would otherwise find the C library's double exp on the host.
+using std::cos;
+using std::exp;
+using std::fabs;
+using std::sin;
+using std::sqrt;
+
 // Slots of the state variables; the entropy is last so that an isothermal run simply has one
 // variable less.
 enum Var { kLnrho = 0, kUx, kUy, kUz, kAx, kAy, kAz, kSs, kMaxVars };
@@ -33,7 +41,7 @@ struct Forcing {
   real phase = 0;
   Vec3 origin, dx;
   Int3 offset;  // global index of local cell (0, 0, 0): coordinates independent of the ranks
-  SH_HD real x(int a, int i) const { return origin[a] + ((offset[a] + i) + 0.5) * dx[a]; }
+  SH_HD real x(int a, int i) const { return origin[a] + (real(offset[a] + i) + real(0.5)) * dx[a]; }
   SH_HD Vec3 at(int i, int j, int k_) const {
     const real t = k.x * x(0, i) + k.y * x(1, j) + k.z * x(2, k_) + phase;
     const real c = cos(t), s = sin(t);
@@ -88,7 +96,7 @@ SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bo
   Mat3 S;  // traceless rate of strain
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b)
-      S.m[a][b] = 0.5 * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? div_u / 3 : 0);
+      S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? div_u / 3 : 0);
 
   // (B.1) continuity
   rhs[kLnrho] = -dot(u, glnrho) - div_u;
@@ -101,7 +109,7 @@ SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bo
     pressure = -cs2 * ((1 / ph.cp) * gss + glnrho);
   }
   const Vec3 viscous =
-      ph.nu * (du.lap + (1.0 / 3) * du.grad_div + 2 * (S * glnrho)) + ph.zeta * du.grad_div;
+      ph.nu * (du.lap + real(1.0 / 3) * du.grad_div + 2 * (S * glnrho)) + ph.zeta * du.grad_div;
   const Vec3 dudt = pressure - du.grad * u + (1 / rho) * cross(J, B) + viscous + force;
   rhs[kUx] = dudt.x, rhs[kUy] = dudt.y, rhs[kUz] = dudt.z;
 
@@ -224,7 +232,7 @@ struct CellValue {
       case CellQuantity::rho:
         return exp(lnrho);
       case CellQuantity::kinetic:
-        return 0.5 * exp(lnrho) * dot(u, u);
+        return real(0.5) * exp(lnrho) * dot(u, u);
       case CellQuantity::div_u_abs:
         return fabs(d_da<Order>(f.p[kUx] + o, ax, 0) + d_da<Order>(f.p[kUy] + o, ax, 1) +
                     d_da<Order>(f.p[kUz] + o, ax, 2));

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "precision.hpp"
+
 namespace staghorn {
 namespace {
 
@@ -65,6 +67,9 @@ double max_error(Op op, int n) {
 
 template <int Order>
 void expect_order() {
+  // Float round-off of the differences (~eps / dx^2 for second derivatives) exceeds the truncation
+  // error of orders 4-8 on these grids; order 2 stays measurable.
+  if (test::kSinglePrecision && Order > 2) GTEST_SKIP() << "float round-off hides order " << Order;
   for (Op op : {Op::dx, Op::dxx, Op::dyy, Op::dxy}) {
     // Coarse enough that order 8 stays well above rounding, fine enough to be asymptotic.
     const double e1 = max_error<Order>(op, 32), e2 = max_error<Order>(op, 64);

@@ -152,13 +152,14 @@ TEST(Reduce, MaxPropagatesNaN) {
   // The operator itself, in both argument orders and against infinities.
   const real nan = std::numeric_limits<real>::quiet_NaN();
   const real inf = std::numeric_limits<real>::infinity();
-  EXPECT_TRUE(std::isnan(MaxOp{}(nan, 1.0)));
-  EXPECT_TRUE(std::isnan(MaxOp{}(1.0, nan)));
+  EXPECT_TRUE(std::isnan(MaxOp{}(nan, real(1))));
+  EXPECT_TRUE(std::isnan(MaxOp{}(real(1), nan)));
   EXPECT_TRUE(std::isnan(MaxOp{}(nan, inf)));
   EXPECT_TRUE(std::isnan(MaxOp{}(-inf, nan)));
-  EXPECT_EQ(MaxOp{}(2.0, -3.0), 2.0);
-  EXPECT_EQ(MaxOp{}(-3.0, 2.0), 2.0);
-  EXPECT_EQ(MaxOp{}(MaxOp::identity(), -1e300), -1e300);
+  EXPECT_EQ(MaxOp{}(real(2), real(-3)), 2);
+  EXPECT_EQ(MaxOp{}(real(-3), real(2)), 2);
+  const real lowest = std::numeric_limits<real>::lowest();
+  EXPECT_EQ(MaxOp{}(MaxOp::identity(), lowest), lowest);
 }
 
 }  // namespace

@@ -40,13 +40,13 @@ TEST(PerfModel, OneRankIsPiAloneAndUnknownInputsGiveNoPrediction) {
   EXPECT_FALSE(m.predict(1, 0, 1).known);
 }
 
-TEST(PerfModel, HaloBytesAreTheBusiestRanksHaloCellsTimesFieldsTimesEight) {
+TEST(PerfModel, HaloBytesAreTheBusiestRanksHaloCellsTimesFieldsTimesBytesPerValue) {
   Grid g;
   g.n = {64, 64, 64};
   g.periodic = {true, true, true};
   // Split in two along z: the padded block (66 x 66 x 34) minus the owned one (64 x 64 x 32).
   const double cells = 66.0 * 66 * 34 - 64.0 * 64 * 32;
-  EXPECT_DOUBLE_EQ(halo_bytes(g, {1, 1, 2}, 1, 3), cells * 3 * 8);
+  EXPECT_DOUBLE_EQ(halo_bytes(g, {1, 1, 2}, 1, 3), cells * 3 * sizeof(real));
 }
 
 TEST(PerfModel, LinkProbeMeasuresAPositiveBandwidthBetweenRanks) {

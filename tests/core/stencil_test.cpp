@@ -8,6 +8,8 @@
 #include <cmath>
 #include <vector>
 
+#include "precision.hpp"
+
 namespace staghorn {
 namespace {
 
@@ -51,12 +53,12 @@ TEST(Stencil, DifferencesAreExactOnQuadraticsAtTheirMidpoint) {
   const double hx = kH[0], hy = kH[1], hz = kH[2];
   for_inner([&](int i, int j, int k) {
     const double x = i * hx, y = j * hy, z = k * hz;
-    EXPECT_NEAR(d_xa(q.v, i, j, k) / hx, quad_dx(x + hx / 2, y, z), 1e-12);
-    EXPECT_NEAR(d_ya(q.v, i, j, k) / hy, quad_dy(x, y + hy / 2, z), 1e-12);
-    EXPECT_NEAR(d_za(q.v, i, j, k) / hz, quad_dz(x, y, z + hz / 2), 1e-12);
-    EXPECT_NEAR(d_xb(q.v, i, j, k) / hx, quad_dx(x - hx / 2, y, z), 1e-12);
-    EXPECT_NEAR(d_yb(q.v, i, j, k) / hy, quad_dy(x, y - hy / 2, z), 1e-12);
-    EXPECT_NEAR(d_zb(q.v, i, j, k) / hz, quad_dz(x, y, z - hz / 2), 1e-12);
+    EXPECT_NEAR(d_xa(q.v, i, j, k) / hx, quad_dx(x + hx / 2, y, z), test::roundoff(1e-12));
+    EXPECT_NEAR(d_ya(q.v, i, j, k) / hy, quad_dy(x, y + hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(d_za(q.v, i, j, k) / hz, quad_dz(x, y, z + hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(d_xb(q.v, i, j, k) / hx, quad_dx(x - hx / 2, y, z), test::roundoff(1e-12));
+    EXPECT_NEAR(d_yb(q.v, i, j, k) / hy, quad_dy(x, y - hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(d_zb(q.v, i, j, k) / hz, quad_dz(x, y, z - hz / 2), test::roundoff(1e-12));
   });
 }
 
@@ -66,9 +68,9 @@ TEST(Stencil, SecondDifferencesAreExactOnCubics) {
   });
   for_inner([&](int i, int j, int k) {
     const double x = i * kH[0], y = j * kH[1], z = k * kH[2];
-    EXPECT_NEAR(d2_x(c.v, i, j, k) / (kH[0] * kH[0]), 6 * x, 1e-10);
-    EXPECT_NEAR(d2_y(c.v, i, j, k) / (kH[1] * kH[1]), -12 * y, 1e-10);
-    EXPECT_NEAR(d2_z(c.v, i, j, k) / (kH[2] * kH[2]), 3 * z, 1e-10);
+    EXPECT_NEAR(d2_x(c.v, i, j, k) / (kH[0] * kH[0]), 6 * x, test::roundoff(1e-10));
+    EXPECT_NEAR(d2_y(c.v, i, j, k) / (kH[1] * kH[1]), -12 * y, test::roundoff(1e-10));
+    EXPECT_NEAR(d2_z(c.v, i, j, k) / (kH[2] * kH[2]), 3 * z, test::roundoff(1e-10));
   });
 }
 
@@ -81,18 +83,18 @@ TEST(Stencil, AveragesAreExactOnBilinearFunctions) {
   const double hx = kH[0], hy = kH[1], hz = kH[2];
   for_inner([&](int i, int j, int k) {
     const double x = i * hx, y = j * hy, z = k * hz;
-    EXPECT_NEAR(av_xa(b.v, i, j, k), bilinear(x + hx / 2, y, z), 1e-12);
-    EXPECT_NEAR(av_ya(b.v, i, j, k), bilinear(x, y + hy / 2, z), 1e-12);
-    EXPECT_NEAR(av_za(b.v, i, j, k), bilinear(x, y, z + hz / 2), 1e-12);
-    EXPECT_NEAR(av_xb(b.v, i, j, k), bilinear(x - hx / 2, y, z), 1e-12);
-    EXPECT_NEAR(av_yb(b.v, i, j, k), bilinear(x, y - hy / 2, z), 1e-12);
-    EXPECT_NEAR(av_zb(b.v, i, j, k), bilinear(x, y, z - hz / 2), 1e-12);
-    EXPECT_NEAR(av_xyb(b.v, i, j, k), bilinear(x - hx / 2, y - hy / 2, z), 1e-12);
-    EXPECT_NEAR(av_xzb(b.v, i, j, k), bilinear(x - hx / 2, y, z - hz / 2), 1e-12);
-    EXPECT_NEAR(av_yzb(b.v, i, j, k), bilinear(x, y - hy / 2, z - hz / 2), 1e-12);
-    EXPECT_NEAR(av_xya(b.v, i, j, k), bilinear(x + hx / 2, y + hy / 2, z), 1e-12);
-    EXPECT_NEAR(av_xza(b.v, i, j, k), bilinear(x + hx / 2, y, z + hz / 2), 1e-12);
-    EXPECT_NEAR(av_yza(b.v, i, j, k), bilinear(x, y + hy / 2, z + hz / 2), 1e-12);
+    EXPECT_NEAR(av_xa(b.v, i, j, k), bilinear(x + hx / 2, y, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_ya(b.v, i, j, k), bilinear(x, y + hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_za(b.v, i, j, k), bilinear(x, y, z + hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(av_xb(b.v, i, j, k), bilinear(x - hx / 2, y, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_yb(b.v, i, j, k), bilinear(x, y - hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_zb(b.v, i, j, k), bilinear(x, y, z - hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(av_xyb(b.v, i, j, k), bilinear(x - hx / 2, y - hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_xzb(b.v, i, j, k), bilinear(x - hx / 2, y, z - hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(av_yzb(b.v, i, j, k), bilinear(x, y - hy / 2, z - hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(av_xya(b.v, i, j, k), bilinear(x + hx / 2, y + hy / 2, z), test::roundoff(1e-12));
+    EXPECT_NEAR(av_xza(b.v, i, j, k), bilinear(x + hx / 2, y, z + hz / 2), test::roundoff(1e-12));
+    EXPECT_NEAR(av_yza(b.v, i, j, k), bilinear(x, y + hy / 2, z + hz / 2), test::roundoff(1e-12));
   });
 }
 
@@ -100,9 +102,9 @@ TEST(Stencil, HarmonicAverageOfTwoPhases) {
   // Two cells of 1 and two of 1e4 around an edge: 4 / (2 + 2e-4), dominated by the weak phase.
   Sampled m([](double x, double, double) { return x < 1.0 ? 1.0 : 1e4; });
   const int i = 2;  // x = 1.0 at i = 2: cells i - 1 (0.5) and i (1.0) differ
-  EXPECT_NEAR(hav_xyb(m.v, i, 2, 1), 4.0 / (2.0 + 2e-4), 1e-12);
+  EXPECT_NEAR(hav_xyb(m.v, i, 2, 1), 4.0 / (2.0 + 2e-4), test::roundoff(1e-12));
   EXPECT_NEAR(hav_yzb(m.v, i, 2, 1), 1e4, 1e-8);  // all four cells at x = 1.0
-  EXPECT_NEAR(hav_xzb(m.v, i, 2, 1), 4.0 / (2.0 + 2e-4), 1e-12);
+  EXPECT_NEAR(hav_xzb(m.v, i, 2, 1), 4.0 / (2.0 + 2e-4), test::roundoff(1e-12));
   // An arithmetic average of the same cells is dominated by the strong phase.
   EXPECT_NEAR(av_xyb(m.v, i, 2, 1), 0.5 * (1 + 1e4), 1e-8);
 }

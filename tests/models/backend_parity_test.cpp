@@ -39,11 +39,20 @@ std::vector<real> iterate(const std::string& kernel, const Exec& ex, int iterati
 double max_relative_difference(const std::vector<real>& a, const std::vector<real>& b) {
   double m = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
-    m = std::max(m, std::fabs(a[i] - b[i]) / std::max(std::fabs(a[i]), 1e-300));
+    m = std::max(m, std::fabs(double(a[i]) - b[i]) / std::max<double>(std::fabs(a[i]), 1e-300));
   return m;
 }
 
 constexpr int kIterations = 300;
+#if defined(STAGHORN_SINGLE_PRECISION)
+// Float: the GPU contracts a * b + c into one rounding where the CPU rounds twice, and 300
+// iterations carry those differences at float's 6e-8 per operation.
+constexpr double kCudaTolerance = 1e-4;
+constexpr double kSumTolerancePerCell = 1e-6;  // the GPU sums in float, the CPU in double
+#else
+constexpr double kCudaTolerance = 1e-12;
+constexpr double kSumTolerancePerCell = 1e-12;
+#endif
 
 TEST(KernelParity, VariantsMatchGenericOnCpu) {
   const std::vector<real> generic = iterate("generic", Exec::cpu(), 40);
@@ -61,7 +70,7 @@ TEST(KernelParity, CudaMatchesCpu) {
     const double d = max_relative_difference(cpu, iterate(kernel, Exec::cuda(0), kIterations));
     std::printf("cuda %s vs cpu after %d iterations on 64^3: max relative difference %.3e\n",
                 kernel, kIterations, d);
-    EXPECT_LT(d, 1e-12) << kernel;
+    EXPECT_LT(d, kCudaTolerance) << kernel;
   }
 }
 
@@ -86,7 +95,7 @@ TEST(KernelParity, CudaReductionsMatchCpu) {
     EXPECT_EQ(reduce(cpu, r, MaxOp{}, Value{a.view()}), reduce(gpu, r, MaxOp{}, Value{b.view()}));
     const real sa = reduce(cpu, r, SumOp{}, Value{a.view()}),
                sb = reduce(gpu, r, SumOp{}, Value{b.view()});
-    EXPECT_NEAR(sa, sb, 1e-12 * r.size());
+    EXPECT_NEAR(sa, sb, kSumTolerancePerCell * r.size());
   }
 }
 

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "precision.hpp"
+
 namespace staghorn {
 namespace {
 
@@ -31,6 +33,8 @@ double error_with(int steps) {
 }
 
 TEST(Rk3, ThirdOrderOnTheLogisticEquation) {
+  // Float rounds the state and the coefficients near 1e-7: the errors of 40-80 steps are there.
+  if (test::kSinglePrecision) GTEST_SKIP() << "float round-off hides the truncation error";
   for (int n : {10, 20, 40}) {
     const double order = std::log2(error_with(n) / error_with(2 * n));
     EXPECT_NEAR(order, 3.0, 0.1) << n << " -> " << 2 * n << " steps";
@@ -42,7 +46,7 @@ TEST(Rk3, CoefficientsAreConsistent) {
   Logistic p;
   real w = 0, y = 0;
   for (int s = 0; s < rk3::kStages; ++s) w = rk3::kAlpha[s] * w + 1, y += rk3::kBeta[s] * w;
-  EXPECT_NEAR(y, 1.0, 1e-15);
+  EXPECT_NEAR(y, 1.0, test::roundoff(1e-15));
 }
 
 TEST(Rk3, CflSplitsIntoEqualStableSteps) {

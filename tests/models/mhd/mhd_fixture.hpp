@@ -60,7 +60,8 @@ struct MhdRun {
     const std::vector<real> h = f.to_host();
     const int n = f.layout().n.x;
     std::complex<double> sum = 0;
-    for (int i = 0; i < n; ++i) sum += h[f.layout().index(i, 0, 0)] * std::exp(-k * x(0, i) * 1i);
+    for (int i = 0; i < n; ++i)
+      sum += double(h[f.layout().index(i, 0, 0)]) * std::exp(-k * x(0, i) * 1i);
     return 2.0 * sum / static_cast<double>(n);
   }
 };
