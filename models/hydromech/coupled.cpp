@@ -451,4 +451,19 @@ std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
   return d;
 }
 
+std::vector<io::SeriesColumn> CoupledHydroMech::diagnostic_columns() const {
+  return {{"pt_iterations", "1", "PT iterations of the step"},
+          {"residual_momentum_x", "1", "momentum x residual (max-norm, over B)"},
+          {"residual_momentum_y", "1", "momentum y residual (max-norm, over B)"},
+          {"residual_momentum_z", "1", "momentum z residual (max-norm, over B)"},
+          {"residual_solid_mass", "1", "solid mass residual (max-norm, over B delta / eta0)"},
+          {"residual_fluid_mass", "1", "fluid mass residual (max-norm, over B delta / eta0)"},
+          {"fluid_volume", "1", "fluid volume: integral of the porosity"},
+          {"balance_error", "1", "fluid volume balance error of the step, relative"},
+          {"phi_max", "1", "largest porosity"},
+          {"peak_height", "1", "height of the porosity maximum (wave position)"},
+          {"excess_centroid", "1", "height of the centroid of the porosity excess over phi0"},
+          {"solid_velocity_max", "1", "largest solid speed along the up axis"}};
+}
+
 }  // namespace staghorn::hydromech

@@ -28,6 +28,7 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
+  std::vector<io::SeriesColumn> diagnostic_columns() const override;
   // Read: v, p, pf, tau, dpf/dtau, phi_old, exc, mu, mu_max (and tau_old when elastic); written:
   // v, p, pf, tau, dpf/dtau and exc (the porosity pass).
   double bytes_per_cell_iteration() const override;

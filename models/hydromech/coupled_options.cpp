@@ -1,6 +1,4 @@
 // Configuration keys of the variant choice and of the coupled variant.
-#include <cmath>
-
 #include "models/hydromech/coupled.hpp"
 
 namespace staghorn::hydromech {
@@ -24,10 +22,12 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "buoyancy is (phi - phi_ref) B (null: phi0; on a periodic up axis it must be null and "
         "the mean porosity is used)")
       .above(0);
-  s.add("hydromech.coupled.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
+  // Measured on a 3-D blob (16 x 16 x 32, eta_s = eta0): 1800 iterations per step against 2800
+  // with the Stokes model's optimum (Re = 9 sqrt(3) pi / 4, r = 1); 1-D: Re = 20, r = 1 best.
+  s.add("hydromech.coupled.Re", Type::number, 24.0,
         "Numerical Reynolds number of the solid's PT iterations (as stokes.Re)")
       .above(0);
-  s.add("hydromech.coupled.r", Type::number, 0.25,
+  s.add("hydromech.coupled.r", Type::number, 2.0,
         "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r)")
       .above(0);
   for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
