@@ -9,6 +9,9 @@
 
 #if defined(__CUDACC__)
 #include "models/stokes/tiled.hpp"
+constexpr bool kTiledCompiled = true;
+#else
+constexpr bool kTiledCompiled = false;
 #endif
 
 namespace staghorn::stokes {
@@ -317,12 +320,18 @@ void Stokes::update_wall_edges(const Pseudo<Dim>& ps, const State& out) {
   }
 }
 
+bool Stokes::tiled_here() const { return kTiledCompiled && tiled_ && ex_.on_device(); }
+
 template <int Dim>
 void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Region& r, Lane lane) {
 #if defined(__CUDACC__)
   if constexpr (Dim == 3)
-    if (tiled_ && ex_.on_device())
-      return launch_tiled(ex_.stream(lane), r, tiled::args_of(ps, next));
+    if (tiled_here()) {
+      const Grid& g = dec_.grid();
+      bool wall_hi[3];  // as update_wall_edges: the tiled kernel stores those edges itself
+      for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
+      return launch_tiled(ex_.stream(lane), r, tiled::args_of(ps, next, layout_.n, wall_hi));
+    }
 #endif
   // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
   if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
@@ -337,7 +346,7 @@ void Stokes::iterate_dim(int count) {
   for (int it = 0; it < count; ++it) {
     const Pseudo<Dim> ps{{c, state(), material()}};
     const State next = state_of(V_new_, P_new_, T_new_);
-    update_wall_edges<Dim>(ps, next);
+    if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_,
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
     apply_velocity_walls(V_new_);

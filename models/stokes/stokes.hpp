@@ -67,6 +67,8 @@ class Stokes final : public Model, public pt::Problem {
   State state() { return state_of(V_, P_, T_); }
   Material material() const { return {mu_.view(), mu_max_.view(), rho_.view()}; }
   int dims() const { return dec_.grid().dims(); }
+  // The tiled CUDA kernel runs the iterations (3-D, on a GPU, compiled by nvcc).
+  bool tiled_here() const;
   // The arrays of a Dim-dimensional run: V (Dim), P, tau (3 in 2-D, 6 in 3-D).
   std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
 

@@ -10,7 +10,9 @@
 //   - tau_xz, tau_yz on its low edges at k + 1 (kept for the next plane: double-buffered),
 // then the tile's threads update their three face velocities from those new stresses. The
 // stresses of plane k - 1 that the z faces need stay in registers. Only the tile's own values are
-// written: the rim's are recomputed by the neighbouring block (a few flops for no extra traffic).
+// written: the rim's are recomputed by the neighbouring block (a few flops for no extra traffic),
+// except the shear stresses on the high walls, which the rim threads there store (the generic
+// kernel needs WallEdges<3>, three strided launches, for them).
 //
 // The arithmetic is the generic kernel's, term for term and in the same order, except that the
 // divisions are fewer: relax() as tau' = f (tau + 2 G~dtau e) with f = mu / (mu + G~dtau) (one
@@ -42,9 +44,14 @@ struct Args {
   real* __restrict__ oVx, * __restrict__ oVy, * __restrict__ oVz, * __restrict__ oP, * __restrict__ oTxx, * __restrict__ oTyy, * __restrict__ oTzz, * __restrict__ oTxy, * __restrict__ oTxz, * __restrict__ oTyz;
   int sy, sz;
   Params c;
+  // The block's cells per axis, and whether its high side is a wall: the edges on such a wall
+  // (outside every cell's low edges) are stored by the rim threads that compute them anyway
+  // (what WallEdges does for the generic kernel).
+  int n[3];
+  bool wall_hi[3];
 };
 
-inline Args args_of(const Pseudo<3>& ps, const State& out) {
+inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const bool wall_hi[3]) {
   const State& s = ps.s;
   Args a;
   a.Vx = s.Vx.p, a.Vy = s.Vy.p, a.Vz = s.Vz.p, a.P = s.P.p;
@@ -56,6 +63,7 @@ inline Args args_of(const Pseudo<3>& ps, const State& out) {
   a.oTxy = out.Txy.p, a.oTxz = out.Txz.p, a.oTyz = out.Tyz.p;
   a.sy = static_cast<int>(s.P.sy), a.sz = static_cast<int>(s.P.sz);
   a.c = ps.c;
+  for (int d = 0; d < 3; ++d) a.n[d] = n[d], a.wall_hi[d] = wall_hi[d];
   return a;
 }
 
@@ -99,7 +107,26 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
   // Columns past the high rim are never needed (and may lie outside the arrays).
   const bool active = i <= r.hi.x && j <= r.hi.y;
-  const bool tile = tx >= 1 && tx <= TX - 2 && ty >= 1 && ty <= TY - 2 && i < r.hi.x && j < r.hi.y;
+  const bool in_x = tx >= 1 && tx <= TX - 2 && i < r.hi.x,
+             in_y = ty >= 1 && ty <= TY - 2 && j < r.hi.y;
+  const bool tile = in_x && in_y;
+  // On a high wall (i = n or j = n): the edges WallEdges<3> stores for the generic kernel, from
+  // the rows (columns) of this tile and the wall's corner: tau_xy and tau_xz on the x wall,
+  // tau_xy and tau_yz on the y wall; tau_xz and tau_yz on the z wall (k = n) for every column.
+  const bool x_wall = a.wall_hi[0] && i == a.n[0] && i == r.hi.x,
+             y_wall = a.wall_hi[1] && j == a.n[1] && j == r.hi.y;
+  const bool own_x = in_x || x_wall, own_y = in_y || y_wall;
+  const bool store_xy = own_x && own_y;
+  const bool store_xz = tile || (x_wall && own_y), store_yz = tile || (y_wall && own_x);
+  auto store_z_edges = [&](int at, int plane, int end, real txz, real tyz) {
+    if (plane < end) {  // this block's plane
+      if (store_xz) a.oTxz[at] = txz;
+      if (store_yz) a.oTyz[at] = tyz;
+    } else if (plane == a.n[2] && a.wall_hi[2] && store_xy) {  // the z wall
+      a.oTxz[at] = txz;
+      a.oTyz[at] = tyz;
+    }
+  };
   const bool cell_needed = tx <= TX - 2 && ty <= TY - 2;  // own cell or a tile's low neighbour
   const int sy = a.sy, sz = a.sz;
   int o = i + j * sy + kb * sz;
@@ -142,8 +169,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     sVy[t] = vym;
     __syncthreads();
     edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), txz0, tyz0, kb & 1);
+    store_z_edges(o, kb, ke, txz0, tyz0);
     if (tile) {
-      if (kb < ke) a.oTxz[o] = txz0, a.oTyz[o] = tyz0;
       // szz at kb - 1 (own column): its divergence needs the x and y neighbours' velocities.
       const real vzm = ld(a.Vz, q);
       const real dx = (sVx[t + 1] - vxm) * c.rdx;
@@ -220,11 +247,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
       const real txy = relaxed(Txy, g, m, e);
       sTxy[t] = txy;
-      if (tile) a.oTxy[o] = txy;
+      if (store_xy) a.oTxy[o] = txy;
     }
     real txz1 = 0, tyz1 = 0;
     edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, txz1, tyz1, b1);
-    if (tile && k + 1 < ke) a.oTxz[o + sz] = txz1, a.oTyz[o + sz] = tyz1;
+    store_z_edges(o + sz, k + 1, ke, txz1, tyz1);
     __syncthreads();
 
     // The tile's face velocities (momentum_x/y/z of kernels.hpp with the new stresses).

@@ -3,7 +3,8 @@
 // after 50 PT iterations from a random start. The tiled kernel divides fewer times (relax() as
 // f (tau + 2 G e) with f = mu / (mu + G), one reciprocal of mu_max per cell), so the results
 // agree to rounding, not to the bit: asserted to 1e-11 of each field's largest change over the 50
-// iterations (a wrong term or index shows as O(1)). Skipped where no GPU is visible, as in CI.
+// iterations (a wrong term or index shows as O(1)), the edges on the high walls included (the
+// tiled kernel stores them from its rim threads). Skipped where no GPU is visible, as in CI.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -78,6 +79,9 @@ TEST(StokesParity, TiledCudaIterationsMatchGeneric) {
   for (std::size_t f = 0; f < c.size(); ++f) {
     double change = 0, tg = 0, tc = 0, gc = 0;
     for (std::size_t q = 0; q < c[f].size(); ++q) {
+      // tau_xy on the z wall's plane (k = n, outside the cells) is never read; the generic
+      // kernel's WallEdges updates it, the tiled kernel leaves it.
+      if (f == 7 && static_cast<int>(q) / ((n + 1) * (n + 1)) == n) continue;
       change = std::fmax(change, std::fabs(g[f][q] - start[f][q]));
       tg = std::isfinite(t[f][q]) ? std::fmax(tg, std::fabs(t[f][q] - g[f][q])) : INFINITY;
       tc = std::isfinite(t[f][q]) ? std::fmax(tc, std::fabs(t[f][q] - c[f][q])) : INFINITY;
