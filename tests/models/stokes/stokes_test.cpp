@@ -149,13 +149,14 @@ TEST(Stokes, PtIterationsGrowLinearlyWithResolution) {
 
 // Contrasts of 10^4 with the viscosity smoothed as in Raess et al. (2022) (10 diffusion passes).
 io::json contrast_config(int n, double mu_inclusion) {
-  return {{"grid", {{"n", {n, n, 1}}}},
-          {"solver", {{"tol", 1e-6}, {"tol_mode", "absolute"}, {"ncheck", 100}, {"max_iter", 6000}}},
-          {"stokes",
-           {{"gravity", {0.0, -1.0, 0.0}},
-            {"density", 1.0},
-            {"smoothing", 10},
-            {"inclusion", {{"radius", 0.15}, {"viscosity", mu_inclusion}, {"density", 0.0}}}}}};
+  return {
+      {"grid", {{"n", {n, n, 1}}}},
+      {"solver", {{"tol", 1e-6}, {"tol_mode", "absolute"}, {"ncheck", 100}, {"max_iter", 6000}}},
+      {"stokes",
+       {{"gravity", {0.0, -1.0, 0.0}},
+        {"density", 1.0},
+        {"smoothing", 10},
+        {"inclusion", {{"radius", 0.15}, {"viscosity", mu_inclusion}, {"density", 0.0}}}}}};
 }
 
 // A weak inclusion 10^4 times less viscous than the matrix, rising: converges in about as many
