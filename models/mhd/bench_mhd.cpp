@@ -2,10 +2,13 @@
 // one device and prints ns per cell per step beside the memory and arithmetic bounds of the same
 // run (a benchmark: it prints figures, it asserts nothing).
 // Usage: bench_mhd [n=256] [steps=10] [order=6] [isothermal=0] [peak_gflops=0] [kernel=tiled]
+//                  [hide=1]
 //   peak_gflops: the device's double-precision peak (e.g. 34000 for an H100 SXM without its FP64
 //   tensor cores, which these kernels do not use); 0 leaves the arithmetic bound out.
 //   kernel: tiled or generic (mhd.kernel; tiled runs on CUDA at orders 2-6 only, the generic
 //   kernel elsewhere). The stage kernels alone: bench_mhd_stage.
+//   hide: exchange.hide_communication (on one rank the tiled kernel writes the periodic halo
+//   itself, with no exchange to hide: see Mhd's constructor).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -40,6 +43,7 @@ int main(int argc, char** argv) {
   const bool isothermal = argc > 4 && std::atoi(argv[4]) != 0;
   const double peak = argc > 5 ? std::atof(argv[5]) : 0;
   const std::string kernel = argc > 6 ? argv[6] : "tiled";
+  const bool hide = argc > 7 ? std::atoi(argv[7]) != 0 : true;
   const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const io::json user = {
       {"model", "mhd"},
@@ -48,6 +52,7 @@ int main(int argc, char** argv) {
         {"length", {6.283185307179586, 6.283185307179586, 6.283185307179586}},
         {"periodic", {true, true, true}}}},
       {"rk3", {{"timestep", "fixed"}}},
+      {"exchange", {{"hide_communication", hide}}},
       {"mhd",
        {{"order", order},
         {"kernel", kernel},
@@ -66,6 +71,13 @@ int main(int argc, char** argv) {
   for (int s = 0; s < steps; ++s) model.advance(dt);
   ex.synchronize();
   const double per_step = t.seconds() / steps;
+  // The halo exchange alone (all state fields; on one rank the periodic self-copy): what a stage
+  // adds to its kernel when not hidden (and not replaced by the tiled kernel's images).
+  const int exchanges = 3 * steps;
+  Timer tx;
+  for (int s = 0; s < exchanges; ++s) model.refresh();
+  ex.synchronize();
+  const double per_exchange = tx.seconds() / exchanges;
 
   const double cells = double(n) * n * n;
   const double bytes = 3 * model.bytes_per_cell_iteration();  // per cell and full step
@@ -75,9 +87,11 @@ int main(int argc, char** argv) {
   const double bound_bw = bytes / bw;  // ns per cell at the copy bandwidth (GB/s = bytes/ns)
   std::printf("device: %s\n", ex.description().c_str());
   const bool generic = kernel == "generic" || !ex.on_device() || order > 6;  // what runs
-  std::printf("grid %d^3, double, order %d, %s, %s kernel, %d steps\n", n, order,
-              isothermal ? "isothermal" : "with entropy", generic ? "generic" : "tiled", steps);
+  std::printf("grid %d^3, double, order %d, %s, %s kernel, halo: %s, %d steps\n", n, order,
+              isothermal ? "isothermal" : "with entropy", generic ? "generic" : "tiled",
+              model.halo_mode(), steps);
   std::printf("time per cell per RK3 step: %.4f ns (%.3f ms per step)\n", ns, per_step * 1e3);
+  std::printf("halo exchange alone: %.3f ms (3 per step)\n", per_exchange * 1e3);
   std::printf(
       "bytes per cell per step: %.0f (each variable: f read, w read + written, f written, "
       "per stage); flops per cell per step: ~%.0f\n",

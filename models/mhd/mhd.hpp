@@ -35,12 +35,18 @@ class Mhd final : public Model, public rk3::Problem {
   Field& var(int v) { return f_[v]; }
   const Physics& physics() const { return ph_; }
   int order() const { return order_; }
+  // How a stage fills the halo: "images" (one rank, tiled kernel: the kernel writes the periodic
+  // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
+  // "exchange" (after the whole interior).
+  const char* halo_mode() const {
+    return images_ != Int3{0, 0, 0} ? "images" : (hide_ ? "hidden" : "exchange");
+  }
 
  private:
   template <int Order>
   void stage_with(real alpha, real beta, real dt);
   template <int Order, bool Entropy>
-  void run_stage(const StageArgs& args, const Region& r, Lane lane);
+  void run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 images);
   template <int Order>
   real reduce_cells(CellQuantity q, bool max) const;
   real reduce_cells(CellQuantity q, bool max) const;
@@ -62,6 +68,7 @@ class Mhd final : public Model, public rk3::Problem {
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;
+  Int3 images_;  // axes along which the tiled kernel writes the halo itself (extents; else 0)
   rk3::Options rk_;
   // Forcing: amplitude f0, shell |k| in kf +- 1/2 (in units of 2 pi / L), helicity sigma.
   real force_f0_, force_kf_, force_sigma_;

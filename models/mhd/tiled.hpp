@@ -13,7 +13,9 @@
 // load with an immediate offset (the generic kernel computes a 64-bit address from run-time
 // strides for each of its ~300 loads per cell).
 // At order 6 with entropy: 221 KB of shared memory and 255 registers per thread, no spills, so one
-// block (8 warps) per SM; 0.51 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
+// block (8 warps) per SM; 0.52 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
+// On one rank the kernel also writes the periodic images of the boundary cells into the halo
+// (launch_tiled's wrap), which replaces the halo exchange there.
 // The derivatives are the generic kernel's operators (core/derivatives.hpp, operators.hpp) term
 // for term and in the same order; the pointwise physics is the same rates() and the 2N update the
 // same expression, so the result agrees with the generic kernel to rounding (docs/models/mhd.md).
@@ -152,8 +154,16 @@ __device__ inline void add_vector(const real* ring, int local, const int* z, con
   if (V == kUx) L.u = {f0[V], f0[V + 1], f0[V + 2]};
 }
 
+// Where the periodic image of cell c lies along an axis of n cells whose halo (R deep) is the
+// block's own opposite side (n = 0: no images along it): c + n for the first R cells, c - n for the
+// last R, else nowhere (0).
+template <int R>
+__device__ inline int image_shift(int c, int n) {
+  return n == 0 ? 0 : (c < R ? n : (c >= n - R ? -n : 0));
+}
+
 template <int Order, bool Entropy, int TX, int TY>
-__global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int chunk) {
+__global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int chunk, Int3 wrap) {
   using S = Shape<Order, TX, TY>;
   constexpr int R = S::R, W = S::W, P = S::kPlane, N = S::kThreads;
   constexpr int kScalars = Entropy ? 2 : 1;
@@ -269,12 +279,26 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
     if (inside) {
       real rhs[kMaxVars];
       rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
+      real next_f[kVars];
 #pragma unroll
       for (int v = 0; v < kVars; ++v) {  // update() of kernels.hpp, f read from shared memory
         const real wv = a.alpha * w[v] + a.dt * rhs[v];
         a.w.p[v][o] = wv;
-        a.out.p[v][o] = f0[v] + a.beta * wv;
+        a.out.p[v][o] = next_f[v] = f0[v] + a.beta * wv;
       }
+      // The periodic images of the cell in the halo (faces, edges, corners: up to 7), the same
+      // values a periodic self-exchange would copy there.
+      const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
+                dz = image_shift<R>(k, wrap.z);
+      if (dx != 0 || dy != 0 || dz != 0)
+        for (int m = 1; m < 8; ++m) {
+          const bool mx = m & 1, my = m & 2, mz = m & 4;
+          if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
+          const std::ptrdiff_t d =
+              (mx ? dx : 0) + (my ? dy : 0) * std::ptrdiff_t(sy) + (mz ? dz : 0) * sz;
+#pragma unroll
+          for (int v = 0; v < kVars; ++v) a.out.p[v][o + d] = next_f[v];
+        }
     }
     __pipeline_wait_prior(0);
     __syncthreads();  // the planes of step k + 1 are in; every thread is done with step k's
@@ -293,27 +317,30 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
 
 namespace tiled {
 template <int Order, bool Entropy, int TX, int TY>
-void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk) {
+void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk, Int3 wrap) {
   const Int3 e = r.extent();
   constexpr std::size_t bytes = shared_bytes<Order, Entropy>();
-  static_assert(Shape<Order, TX, TY>::kPlane == Shape<Order>::kPlane, "one shared size");
+  static_assert(Shape<Order, TX, TY>::kPlane <= Shape<Order>::kPlane, "planes fit");
   cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
-  substep<Order, Entropy, TX, TY><<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunk);
+  substep<Order, Entropy, TX, TY><<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunk, wrap);
   check_launch("mhd tiled substep launch");
 }
 }  // namespace tiled
 
-// One stage on region r with the tiled kernel (orders 2-6, 3-D).
+// One stage on region r with the tiled kernel (orders 2-6, 3-D). wrap: the interior extent along
+// each axis whose halo is the block's own opposite side (a periodic axis held by one rank, block
+// at least 2 halos thick), 0 elsewhere; the kernel then also writes each new value into the halo
+// cells that are its periodic images, so that no exchange is needed along those axes.
 template <int Order, bool Entropy>
 void launch_tiled(CUstream_st* stream, const Region& r, const StageArgs& a,
-                  int chunk = tiled::kChunk) {
+                  int chunk = tiled::kChunk, Int3 wrap = {0, 0, 0}) {
   static_assert(tiled::supports(Order), "the tiled kernel's ring holds orders 2-6");
   if (r.extent().x < tiled::kTX && r.extent().y >= tiled::kTX)
-    tiled::launch<Order, Entropy, tiled::kTY, tiled::kTX>(stream, r, a, chunk);
+    tiled::launch<Order, Entropy, tiled::kTY, tiled::kTX>(stream, r, a, chunk, wrap);
   else
-    tiled::launch<Order, Entropy, tiled::kTX, tiled::kTY>(stream, r, a, chunk);
+    tiled::launch<Order, Entropy, tiled::kTX, tiled::kTY>(stream, r, a, chunk, wrap);
 }
 
 }  // namespace staghorn::mhd
