@@ -7,10 +7,10 @@
 
 namespace staghorn::pt {
 
-// The global norm of one equation's residual.
+// The global norm of one equation's residual (double in every build: the reductions are).
 struct Residual {
   std::string equation;
-  real norm;
+  double norm;
 };
 
 // What a model offers the pseudo-transient solver for one implicit physical time step.

@@ -158,7 +158,7 @@ std::vector<pt::Residual> Diffusion::residuals() {
   const real local = dims == 1   ? local_residual<1>()
                      : dims == 2 ? local_residual<2>()
                                  : local_residual<3>();
-  return {{"H", static_cast<real>(dec_.comm().max(local))}};
+  return {{"H", dec_.comm().max(local)}};
 }
 
 namespace {
