@@ -27,8 +27,10 @@ std::string retried(const SolveReport& r) {
 
 void Options::add_to(io::Schema& s) {
   using io::Type;
-  s.add("solver.tol", Type::number, 1e-8,
-        "Convergence tolerance on the max-norm of each equation's residual")
+  // Float residuals stall near 1e-7 relative: a single-precision build starts from 1e-6.
+  s.add("solver.tol", Type::number, sizeof(real) == sizeof(float) ? 1e-6 : 1e-8,
+        "Convergence tolerance on the max-norm of each equation's residual (relative: at least "
+        "1e-6 in a single-precision build)")
       .above(0);
   s.add("solver.tol_mode", Type::string, "relative",
         "relative: tol times the residual at the start of the time step; absolute: tol itself")
@@ -55,7 +57,8 @@ Options Options::from(const io::json& c) {
   // Float residuals stall a few ulps (relative to the terms they cancel) above zero: a relative
   // tolerance below that would run to max_iter at every step.
   constexpr double kFloatFloor = 1e-6;
-  if (sizeof(real) == sizeof(float) && o.relative && o.tol < kFloatFloor)
+  if (sizeof(real) == sizeof(float) && o.relative &&
+      io::at_path(c, "solver.tol").get<double>() < kFloatFloor)
     throw io::ConfigError("solver.tol: " + io::at_path(c, "solver.tol").dump() +
                           " (relative) is below what float arithmetic resolves; this build is "
                           "single-precision (STAGHORN_SINGLE_PRECISION): use >= 1e-6");

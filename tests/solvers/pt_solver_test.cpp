@@ -51,7 +51,7 @@ Options options() {
 TEST(PtSolver, ConvergesToTolerance) {
   Scalar p(10);
   const SolveReport r = Solver(options()).solve(p, 1);
-  EXPECT_LE(r.residuals[0].norm, 1e-10);
+  EXPECT_LE(r.residuals[0].norm, options().tol);
   EXPECT_EQ(r.retries, 0);
   EXPECT_GT(r.iterations, 0);
   EXPECT_EQ(r.iterations % 10, 0);  // checked every ncheck iterations
@@ -62,7 +62,7 @@ TEST(PtSolver, RetriesWithSmallerStepAfterDivergence) {
   const SolveReport r = Solver(options()).solve(p, 1);
   EXPECT_EQ(r.retries, 2);
   EXPECT_EQ(p.retries_, 2);
-  EXPECT_LE(r.residuals[0].norm, 1e-10);
+  EXPECT_LE(r.residuals[0].norm, options().tol);
 }
 
 TEST(PtSolver, GivesUpAfterTheAllowedRetries) {

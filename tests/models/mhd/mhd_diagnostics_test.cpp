@@ -12,6 +12,7 @@
 #include "io/time_series.hpp"
 #include "models/app/run.hpp"
 #include "models/test_dirs.hpp"
+#include "precision.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -115,9 +116,9 @@ TEST_F(MhdDiagnostics, SeriesHoldsEveryNthStepAndMatchesTheSnapshot) {
     u2max = std::max(u2max, c.u2[n]);
   }
   const double dV = std::pow(kL / kN, 3);
-  EXPECT_NEAR(mass.back(), comm.sum(m) * dV, 1e-12 * mass.back());
-  EXPECT_NEAR(ek.back(), comm.sum(ke) * dV, 1e-12 * ek.back());
-  EXPECT_NEAR(d.values.at("umax").back(), std::sqrt(comm.max(u2max)), 1e-14);
+  EXPECT_NEAR(mass.back(), comm.sum(m) * dV, test::roundoff(1e-12) * mass.back());
+  EXPECT_NEAR(ek.back(), comm.sum(ke) * dV, test::roundoff(1e-12) * ek.back());
+  EXPECT_NEAR(d.values.at("umax").back(), std::sqrt(comm.max(u2max)), test::roundoff(1e-14));
 
   // The CSV's last row (step 8) repeats the record exactly (both print all digits).
   const auto row = last_csv_row(out + "/diagnostics.csv");
