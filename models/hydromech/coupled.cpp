@@ -419,8 +419,14 @@ std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
   const Region in = layout_.interior();
   real dV = 1;
   for (int a = 0; a < g.dims(); ++a) dV *= g.spacing(a);
-  Measure m{phi_.view(),   Measure::volume, dV,  mat_.phi0,
-            g.origin[up_], g.spacing(up_),  up_, dec_.offset()[up_]};
+  Measure m{phi_.view(),
+            Measure::volume,
+            dV,
+            mat_.phi0,
+            static_cast<real>(g.origin[up_]),
+            static_cast<real>(g.spacing(up_)),
+            up_,
+            dec_.offset()[up_]};
   const real fluid = comm.sum(reduce(ex_, in, SumOp{}, m));
   m.kind = Measure::excess;
   const real excess = comm.sum(reduce(ex_, in, SumOp{}, m));
