@@ -194,8 +194,7 @@ constexpr nc_type kNcReal = sizeof(real) == sizeof(float) ? NC_FLOAT : NC_DOUBLE
 int define_var(const NcFile& file, const std::string& name, const std::vector<int>& dims,
                nc_type type = NC_DOUBLE) {
   int var = -1;
-  check(nc_def_var(file.id(), name.c_str(), type, static_cast<int>(dims.size()), dims.data(),
-                   &var),
+  check(nc_def_var(file.id(), name.c_str(), type, static_cast<int>(dims.size()), dims.data(), &var),
         file.path(), "nc_def_var(" + name + ")");
   check(nc_var_par_access(file.id(), var, NC_COLLECTIVE), file.path(),
         "nc_var_par_access(" + name + ")");
@@ -294,6 +293,17 @@ void put(const NcFile& file, int var, const std::string& name,
         "nc_put_vara_double(" + name + ")");
 }
 
+// A field's values in its own type: a float variable written through the double API would refuse
+// an infinite value (NC_ERANGE) where a broken state is exactly what a snapshot must show.
+void put_field(const NcFile& file, int var, const std::string& name,
+               const std::vector<std::size_t>& start, const std::vector<std::size_t>& count,
+               const std::vector<double>& values) {
+  if (kNcReal == NC_DOUBLE) return put(file, var, name, start, count, values);
+  const std::vector<float> narrow(values.begin(), values.end());
+  check(nc_put_vara_float(file.id(), var, start.data(), count.data(), narrow.data()), file.path(),
+        "nc_put_vara_float(" + name + ")");
+}
+
 // Written by the ranks at the low end of the other axes only, so that no two ranks write the same
 // points; the others take part in the collective call with nothing to write.
 void write_coordinate(const NcFile& file, const Decomposition& dec, const Coordinate& c) {
@@ -318,8 +328,8 @@ void write_variables(const NcFile& file, const Decomposition& dec,
     std::vector<double> owned;
     collectively(comm, [&] { owned = pack(dec, *fields[n]); });
     const Slab s = slab_of(dec, fields[n]->location());
-    collectively(comm,
-                 [&] { put(file, vars.fields[n], fields[n]->name(), s.start, s.count, owned); });
+    collectively(
+        comm, [&] { put_field(file, vars.fields[n], fields[n]->name(), s.start, s.count, owned); });
   }
 }
 
