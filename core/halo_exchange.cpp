@@ -1,6 +1,7 @@
 #include "core/halo_exchange.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/for_each.hpp"
 #include "core/network.hpp"
@@ -29,6 +30,61 @@ struct Unpack {
   const real* buf;
   SH_HD void operator()(int i, int j, int k) const { f(i, j, k) = buf[packed(r, i, j, k)]; }
 };
+
+// Every slab of one exchange (each segment's slab of each field) as one launch over the buffer,
+// instead of a launch per slab: hundreds of tiny launches otherwise cost more than the bytes.
+// Element t of the buffer belongs to segment s (start[s] <= t < start[s + 1]); inside it the
+// fields' slabs lie side by side, each in its region's order, x fastest (the layout of at()).
+constexpr int kMaxSegments = 26, kMaxFields = 24;
+constexpr int kRow = 1024;  // launch shape {kRow, rows, 1}: the rows spread over CPU threads too
+
+struct Slabs {
+  int total = 0;
+  int start[kMaxSegments + 1] = {};
+  Region region[kMaxSegments];
+  View f[kMaxFields];
+
+  // Field and cell of element t (t < total); returns the element's place inside its segment.
+  SH_HD int locate(int t, int& s, int& field, int& i, int& j, int& k) const {
+    s = 0;
+    while (t >= start[s + 1]) ++s;
+    const int local = t - start[s];
+    const Int3 e = region[s].extent();
+    const int volume = e.x * e.y * e.z;
+    field = local / volume;
+    const int c = local - field * volume, row = c / e.x;
+    i = region[s].lo.x + (c - row * e.x);
+    j = region[s].lo.y + row % e.y;
+    k = region[s].lo.z + row / e.y;
+    return local;
+  }
+};
+
+struct PackAll {
+  Slabs sl;
+  real* buf;
+  SH_HD void operator()(int x, int y, int) const {
+    const long long t = x + static_cast<long long>(kRow) * y;
+    if (t >= sl.total) return;
+    int s, f, i, j, k;
+    sl.locate(static_cast<int>(t), s, f, i, j, k);
+    buf[t] = sl.f[f](i, j, k);
+  }
+};
+
+struct UnpackAll {
+  Slabs sl;
+  const real* src[kMaxSegments];  // segment s's data (all fields) as the buffers lay it out
+  SH_HD void operator()(int x, int y, int) const {
+    const long long t = x + static_cast<long long>(kRow) * y;
+    if (t >= sl.total) return;
+    int s, f, i, j, k;
+    const int local = sl.locate(static_cast<int>(t), s, f, i, j, k);
+    sl.f[f](i, j, k) = src[s][local];
+  }
+};
+
+Region rows_of(int total) { return {{0, 0, 0}, {kRow, (total + kRow - 1) / kRow, 1}}; }
 
 }  // namespace
 
@@ -148,25 +204,58 @@ void HaloExchange::end(const std::vector<Field*>& fields) {
   ex_.order(Lane::boundary, Lane::inner);
 }
 
+bool HaloExchange::one_launch(std::size_t fields) const {
+  return fields <= kMaxFields && segs_.size() <= kMaxSegments &&
+         fields * cells_per_field_ <= static_cast<std::size_t>(INT32_MAX);
+}
+
+// The buffer's segments and the fields' views, for one launch over all slabs (send or receive
+// regions: their extents agree segment by segment).
+template <class F>
+F HaloExchange::slabs(const std::vector<Field*>& fields, bool send) const {
+  F op{};
+  for (std::size_t s = 0; s < segs_.size(); ++s) {
+    op.sl.start[s] = static_cast<int>(at(segs_[s], 0));
+    op.sl.region[s] = send ? segs_[s].send : segs_[s].recv;
+  }
+  op.sl.total = static_cast<int>(fields.size() * cells_per_field_);
+  op.sl.start[segs_.size()] = op.sl.total;
+  for (std::size_t f = 0; f < fields.size(); ++f) op.sl.f[f] = fields[f]->view();
+  return op;
+}
+
 void HaloExchange::pack(const std::vector<Field*>& fields) {
   const long long span = open(Phase::pack);
-  for (std::size_t f = 0; f < fields.size(); ++f)
-    for (const auto& s : segs_)
-      for_each(ex_, s.send, Lane::boundary,
-               Pack{fields[f]->view(), s.send, send_.data() + at(s, f)});
+  if (one_launch(fields.size())) {
+    PackAll op = slabs<PackAll>(fields, true);
+    op.buf = send_.data();
+    for_each(ex_, rows_of(op.sl.total), Lane::boundary, op);
+  } else {
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      for (const auto& s : segs_)
+        for_each(ex_, s.send, Lane::boundary,
+                 Pack{fields[f]->view(), s.send, send_.data() + at(s, f)});
+  }
   close(span);
+}
+
+// Our halo at d holds what the peer sends toward -d; from ourselves that is segment -d.
+const real* HaloExchange::source(const Segment& s, std::size_t field) const {
+  return s.peer == dec_.comm().rank() ? send_.data() + at(segs_[s.opposite], field)
+                                      : recv_.data() + at(s, field);
 }
 
 void HaloExchange::unpack(const std::vector<Field*>& fields) {
   const long long span = open(Phase::unpack);
-  const int me = dec_.comm().rank();
-  for (std::size_t f = 0; f < fields.size(); ++f)
-    for (const auto& s : segs_) {
-      // Our halo at d holds what the peer sends toward -d; from ourselves that is segment -d.
-      const real* src =
-          s.peer == me ? send_.data() + at(segs_[s.opposite], f) : recv_.data() + at(s, f);
-      for_each(ex_, s.recv, Lane::boundary, Unpack{fields[f]->view(), s.recv, src});
-    }
+  if (one_launch(fields.size())) {
+    UnpackAll op = slabs<UnpackAll>(fields, false);
+    for (std::size_t s = 0; s < segs_.size(); ++s) op.src[s] = source(segs_[s], 0);
+    for_each(ex_, rows_of(op.sl.total), Lane::boundary, op);
+  } else {
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      for (const auto& s : segs_)
+        for_each(ex_, s.recv, Lane::boundary, Unpack{fields[f]->view(), s.recv, source(s, f)});
+  }
   close(span);
 }
 

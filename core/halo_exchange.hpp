@@ -54,6 +54,13 @@ class HaloExchange {
   void prepare(std::size_t fields);
   void pack(const std::vector<Field*>& fields);
   void unpack(const std::vector<Field*>& fields);
+  // Whether all slabs of `fields` fields fit one launch (else one launch per slab).
+  bool one_launch(std::size_t fields) const;
+  template <class F>
+  F slabs(const std::vector<Field*>& fields, bool send) const;
+  // Where the values for our halo segment s of `field` lie (the receive buffer, or our own send
+  // buffer for a periodic exchange with ourselves).
+  const real* source(const Segment& s, std::size_t field) const;
   std::size_t at(const Segment& s, std::size_t field) const {
     return s.offset * nfields_ + field * static_cast<std::size_t>(s.send.size());
   }
