@@ -20,8 +20,8 @@ void Mhd::draw_forcing(real dt) {
     for (int a = 0; a < 3; ++a) n[a] = g.active(a) ? mode(force_rng_) : 0;
     const real len = std::sqrt(real(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]));
     if (len < force_kf_ - 0.5 || len >= force_kf_ + 0.5 || len == 0) continue;
-    k = {2 * M_PI * n[0] / g.length[0], 2 * M_PI * n[1] / g.length[1],
-         2 * M_PI * n[2] / g.length[2]};
+    k = vec3(2 * M_PI * n[0] / g.length[0], 2 * M_PI * n[1] / g.length[1],
+             2 * M_PI * n[2] / g.length[2]);
     break;
   }
   Vec3 e;
@@ -47,8 +47,8 @@ void Mhd::draw_forcing(real dt) {
   force_.im = (-scale * force_sigma_ * kk) * kxe;
   force_.phase = phase;
   force_.offset = dec_.offset();
-  force_.origin = {g.origin[0], g.origin[1], g.origin[2]};
-  force_.dx = {g.spacing(0), g.spacing(1), g.spacing(2)};
+  force_.origin = vec3(g.origin[0], g.origin[1], g.origin[2]);
+  force_.dx = vec3(g.spacing(0), g.spacing(1), g.spacing(2));
 }
 
 }  // namespace staghorn::mhd

@@ -38,8 +38,8 @@ void Mhd::set_initial(const io::json& ic) {
   const real sigma = ic["sigma"].get<real>();
   const std::uint64_t seed = ic["seed"].get<long long>();
   const Vec3 n = vec(ic["wavenumber"]);
-  const Vec3 k{2 * M_PI * n.x / g.length[0], 2 * M_PI * n.y / g.length[1],
-               2 * M_PI * n.z / g.length[2]};
+  const Vec3 k = vec3(2 * M_PI * n.x / g.length[0], 2 * M_PI * n.y / g.length[1],
+                      2 * M_PI * n.z / g.length[2]);
   const real kk = std::sqrt(dot(k, k));
   if (kk == 0 && (type == "sound_wave" || type == "alfven_wave" || type == "abc_flow"))
     throw io::ConfigError("mhd.initial.wavenumber: must not be zero for " + type);
@@ -60,8 +60,9 @@ void Mhd::set_initial(const io::json& ic) {
       for (int ix = 0; ix < nl.x; ++ix) {
         const int gi[3] = {ix + off.x, jy + off.y, kz + off.z};
         const long long cell = gi[0] + (long long)g.n[0] * (gi[1] + (long long)g.n[1] * gi[2]);
-        const Vec3 x{g.coordinate(Location::cell, 0, gi[0]), g.coordinate(Location::cell, 1, gi[1]),
-                     g.coordinate(Location::cell, 2, gi[2])};
+        const Vec3 x =
+            vec3(g.coordinate(Location::cell, 0, gi[0]), g.coordinate(Location::cell, 1, gi[1]),
+                 g.coordinate(Location::cell, 2, gi[2]));
         real s[kMaxVars] = {ph_.lnrho0, 0, 0, 0, 0, 0, 0, 0};
         const real phase = dot(k, x), sn = std::sin(phase);
         if (type == "noise") {

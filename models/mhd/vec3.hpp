@@ -11,6 +11,9 @@ struct Vec3 {
   SH_HD real& operator[](int a) { return a == 0 ? x : (a == 1 ? y : z); }
 };
 
+// From double values (geometry is double), rounded to real once.
+SH_HD inline Vec3 vec3(double x, double y, double z) { return {real(x), real(y), real(z)}; }
+
 SH_HD inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 SH_HD inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 SH_HD inline Vec3 operator*(real s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
