@@ -36,12 +36,6 @@ std::array<Field, 6> stresses(const std::string& prefix, const Layout& l, Backen
   return {field(0), field(1), field(2), field(3), field(4), field(5)};
 }
 
-Int3 shell_width(const io::json& c) {
-  Int3 w;
-  for (int a = 0; a < 3; ++a) w[a] = io::at_path(c, "exchange.boundary_width")[a].get<int>();
-  return w;
-}
-
 SideBcs zero_gradient() {
   SideBcs b;
   for (Bc& s : b) s = {BcKind::neumann, 0};
@@ -64,7 +58,7 @@ void each_field(std::initializer_list<std::array<Field, 3>*> sets, F&& f) {
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
     : dec_(ctx.dec),
       ex_(ctx.exec),
-      layout_({ctx.dec.local_cells(), {ctx.dec.halo(0), ctx.dec.halo(1), ctx.dec.halo(2)}}),
+      layout_(ctx.layout()),
       up_(ctx.dec.grid().dims() - 1),
       V_(faces("V", layout_, ex_.backend(), true)),
       V_new_(faces("V_new_", layout_, ex_.backend(), false)),
@@ -87,8 +81,8 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       mu_("mu", Location::cell, layout_, ex_.backend()),
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // shear stresses: diagonal neighbours
-      split_(split_for(halo_, layout_.interior(), shell_width(ctx.config))),
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
+      hide_(ctx.hide_communication() && halo_.remote()),
       pf_bcs_(pe_bcs_from(ctx.config)),
       mat_(material_from(ctx.config)),
       eta_s_(io::at_path(ctx.config, "hydromech.coupled.shear_viscosity").get<real>()),

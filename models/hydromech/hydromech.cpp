@@ -10,10 +10,6 @@
 namespace staghorn::hydromech {
 namespace {
 
-Layout layout_of(const Decomposition& dec) {
-  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
-}
-
 SideBcs zero_gradient() {
   SideBcs b;
   for (Bc& s : b) s = {BcKind::neumann, 0};
@@ -28,19 +24,12 @@ HydroMech::Kernel kernel_from(const io::json& c) {
   throw Error("hydromech.kernel: unknown kernel \"" + k + "\" (generic, stored or pairs)");
 }
 
-Int3 shell_width(const ModelContext& ctx) {
-  Int3 w;
-  for (int a = 0; a < 3; ++a)
-    w[a] = io::at_path(ctx.config, "exchange.boundary_width")[a].get<int>();
-  return w;
-}
-
 }  // namespace
 
 HydroMech::HydroMech(const ModelContext& ctx)
     : dec_(ctx.dec),
       ex_(ctx.exec),
-      layout_(layout_of(ctx.dec)),
+      layout_(ctx.layout()),
       up_(ctx.dec.grid().dims() - 1),
       kernel_(kernel_from(ctx.config)),
       phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
@@ -52,8 +41,8 @@ HydroMech::HydroMech(const ModelContext& ctx)
       phi_it_("phi_it", Location::cell, layout_, ex_.backend()),
       phi_it_new_("phi_it_new", Location::cell, layout_, ex_.backend()),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // 7-point stencils
-      split_(split_for(halo_, layout_.interior(), shell_width(ctx))),
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
+      hide_(ctx.hide_communication() && halo_.remote()),
       pe_bcs_(pe_bcs_from(ctx.config)),
       phi_bcs_(zero_gradient()),
       mat_(material_from(ctx.config)),

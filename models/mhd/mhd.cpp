@@ -61,12 +61,6 @@ std::vector<Field> make_fields(const Layout& l, Backend b, int vars, const char*
   return out;
 }
 
-Int3 shell_width(const io::json& c) {
-  Int3 w;
-  for (int a = 0; a < 3; ++a) w[a] = io::at_path(c, "exchange.boundary_width")[a].get<int>();
-  return w;
-}
-
 void check_grid(const Decomposition& dec, int order) {
   const Grid& g = dec.grid();
   for (int a = 0; a < 3; ++a) {
@@ -127,11 +121,10 @@ Mhd::Mhd(const ModelContext& ctx)
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
       w_(make_fields(layout_, ex_.backend(), vars(), "_w")),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // mixed derivatives read the edges
-      split_(split_for(halo_, layout_.interior(), shell_width(ctx.config))),
+      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       // Periodic boxes copy 8 fields' 3-cell halos to themselves even on one rank: worth hiding
       // behind the generic kernel too (a 256^3 step on one H100: 26.0 ms hidden, 31.3 not).
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() &&
-            halo_.segments() > 0),
+      hide_(ctx.hide_communication() && halo_.segments() > 0),
       images_(self_images(halo_, layout_, tiled_ && ex_.on_device() && tiled_order(order_))),
       rk_(rk3::Options::from(ctx.config)),
       force_f0_(io::at_path(ctx.config, "mhd.forcing.amplitude").get<real>()),

@@ -17,10 +17,6 @@ constexpr bool kTiledCompiled = false;
 namespace staghorn::stokes {
 namespace {
 
-Layout layout_of(const Decomposition& dec) {
-  return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
-}
-
 std::array<Field, 3> faces(const char* prefix, const Layout& l, Backend b, bool described) {
   const std::string p(prefix);
   auto field = [&](int a, Location loc) {
@@ -61,12 +57,6 @@ std::array<Wall, 6> walls_from(const io::json& c) {
   for (int s = 0; s < 6; ++s)
     w[s] =
         parse_wall(io::at_path(c, std::string("stokes.boundary.") + kSides[s]).get<std::string>());
-  return w;
-}
-
-Int3 shell_width(const io::json& c) {
-  Int3 w;
-  for (int a = 0; a < 3; ++a) w[a] = io::at_path(c, "exchange.boundary_width")[a].get<int>();
   return w;
 }
 
@@ -119,7 +109,7 @@ struct SmoothStep {
 Stokes::Stokes(const ModelContext& ctx)
     : dec_(ctx.dec),
       ex_(ctx.exec),
-      layout_(layout_of(ctx.dec)),
+      layout_(ctx.layout()),
       V_(faces("V", layout_, ex_.backend(), true)),
       V_new_(faces("V_new_", layout_, ex_.backend(), false)),
       V_old_(faces("V_old_", layout_, ex_.backend(), false)),
@@ -133,8 +123,8 @@ Stokes::Stokes(const ModelContext& ctx)
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
       rho_("rho", Location::cell, layout_, ex_.backend(), "kg m-3", "density"),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // diagonal neighbours in the stencil
-      split_(split_for(halo_, layout_.interior(), shell_width(ctx.config))),
-      hide_(io::at_path(ctx.config, "exchange.hide_communication").get<bool>() && halo_.remote()),
+      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
+      hide_(ctx.hide_communication() && halo_.remote()),
       walls_(walls_from(ctx.config)),
       Re_(io::at_path(ctx.config, "stokes.Re").get<real>()),
       r_(io::at_path(ctx.config, "stokes.r").get<real>()),
