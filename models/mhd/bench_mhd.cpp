@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
   const double bound_bw = bytes / bw;  // ns per cell at the copy bandwidth (GB/s = bytes/ns)
   std::printf("device: %s\n", ex.description().c_str());
   const bool generic = kernel == "generic" || !ex.on_device() || order > 6;  // what runs
-  std::printf("grid %d^3, double, order %d, %s, %s kernel, halo: %s, %d steps\n", n, order,
+  std::printf("grid %d^3, %s, order %d, %s, %s kernel, halo: %s, %d steps\n", n,
+              sizeof(real) == 4 ? "single" : "double", order,
               isothermal ? "isothermal" : "with entropy", generic ? "generic" : "tiled",
               model.halo_mode(), steps);
   std::printf("time per cell per RK3 step: %.4f ns (%.3f ms per step)\n", ns, per_step * 1e3);
