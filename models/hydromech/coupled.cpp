@@ -1,13 +1,14 @@
 #include "models/hydromech/coupled.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "core/boundary.hpp"
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
+#include "models/hydromech/porosity_stats.hpp"
+#include "models/stokes/wall_edges.hpp"
 
 namespace staghorn::hydromech {
 namespace {
@@ -314,26 +315,12 @@ void CoupledHydroMech::finish_step() {
 }
 
 template <int Dim>
-void CoupledHydroMech::update_wall_edges(const coupled::Pseudo<Dim>& ps, const stokes::State& out) {
-  const Grid& g = dec_.grid();
-  for (int a = 0; a < Dim; ++a) {
-    if (g.periodic[a] || !dec_.at_high(a)) continue;
-    Region r = layout_.interior();
-    r.lo[a] = layout_.n[a];
-    r.hi[a] = layout_.n[a] + 1;
-    for (int b = 0; b < Dim; ++b)
-      if (b != a && !g.periodic[b] && dec_.at_high(b)) r.hi[b] += 1;
-    for_each(ex_, r, coupled::WallEdges<Dim>{ps, out, a});
-  }
-}
-
-template <int Dim>
 void CoupledHydroMech::iterate_dim(int count) {
   const std::vector<Field*> out = unknowns(V_new_, P_new_, Pf_new_, T_new_);
   for (int it = 0; it < count; ++it) {
     const coupled::Pseudo<Dim> ps = pseudo<Dim>();
     const stokes::State next = state_of(V_new_, P_new_, T_new_);
-    if constexpr (Dim >= 2) update_wall_edges<Dim>(ps, next);
+    if constexpr (Dim >= 2) stokes::update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
       for_each(ex_, r, lane, coupled::Iteration<Dim>{ps, next, Pf_new_.view()});
     });
@@ -383,56 +370,9 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
   return out;
 }
 
-namespace {
-
-// Porosity-weighted sums over cells: phi dV, the excess over phi_ref (times height for
-// `moment`), or the height of cells holding `ref` (else -inf).
-struct Measure {
-  enum Kind { volume, excess, moment, peak_height, velocity };
-  View phi;
-  Kind kind;
-  real weight, ref, z0, dz;
-  int axis, offset;
-  SH_HD real operator()(int i, int j, int k) const {
-    const int idx[3] = {i, j, k};
-    const real p = phi(i, j, k);
-    const real z = z0 + (idx[axis] + offset + real(0.5)) * dz;
-    if (kind == volume) return p * weight;
-    if (kind == velocity) return fabs(p);
-    if (kind == peak_height) return p == ref ? z : -std::numeric_limits<real>::infinity();
-    const real e = p > ref ? (p - ref) * weight : real(0);
-    return kind == moment ? e * z : e;
-  }
-};
-
-}  // namespace
-
 std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
-  const Grid& g = dec_.grid();
-  const Comm& comm = dec_.comm();
-  const Region in = layout_.interior();
-  real dV = 1;
-  for (int a = 0; a < g.dims(); ++a) dV *= g.spacing(a);
-  Measure m{phi_.view(),
-            Measure::volume,
-            dV,
-            mat_.phi0,
-            static_cast<real>(g.origin[up_]),
-            static_cast<real>(g.spacing(up_)),
-            up_,
-            dec_.offset()[up_]};
-  const real fluid = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.kind = Measure::excess;
-  const real excess = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.kind = Measure::moment;
-  const real moment = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.weight = 1;
-  m.kind = Measure::volume;
-  const real phi_max = comm.max(reduce(ex_, in, MaxOp{}, m));
-  m.kind = Measure::peak_height, m.ref = phi_max;
-  const real peak = comm.max(reduce(ex_, in, MaxOp{}, m));
-  m.kind = Measure::velocity, m.phi = V_[up_].view();
-  const real v_max = comm.max(reduce(ex_, in, MaxOp{}, m));
+  const PorosityStats s = porosity_stats(ex_, dec_, phi_, mat_.phi0, up_);
+  const real v_max = max_magnitude(ex_, dec_, V_[up_]);
   std::vector<Diagnostic> d{{"pt_iterations", static_cast<real>(last_.iterations)}};
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};
   std::size_t r = 0;  // the same columns before the first step (zeros) as after it
@@ -442,11 +382,11 @@ std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
                  r < last_.residuals.size() ? last_.residuals[r].norm : 0});
     ++r;
   }
-  d.insert(d.end(), {{"fluid_volume", fluid},
-                     {"balance_error", fluid > 0 ? std::fabs(balance_) * dt_ / fluid : 0},
-                     {"phi_max", phi_max},
-                     {"peak_height", peak},
-                     {"excess_centroid", excess > 0 ? moment / excess : 0},
+  d.insert(d.end(), {{"fluid_volume", s.fluid},
+                     {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},
+                     {"phi_max", s.phi_max},
+                     {"peak_height", s.peak_height},
+                     {"excess_centroid", s.excess_centroid},
                      {"solid_velocity_max", v_max}});
   return d;
 }

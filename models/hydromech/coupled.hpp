@@ -56,8 +56,6 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   coupled::Pseudo<Dim> pseudo();
   template <int Dim>
   real reduce_residual(int equation, bool absolute);
-  template <int Dim>
-  void update_wall_edges(const coupled::Pseudo<Dim>& ps, const stokes::State& out);
   coupled::Constants constants() const;
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();

@@ -3,29 +3,19 @@
 
 #include "core/error.hpp"
 #include "models/hydromech/coupled.hpp"
+#include "models/hydromech/initial_shape.hpp"
 #include "models/hydromech/solitary_wave.hpp"
 
 namespace staghorn::hydromech {
 namespace {
 
-// The 1-D solitary wave's assumptions, checked with the keys that break them named.
+// The 1-D solitary wave's assumptions: the reduced variant's, and a viscous matrix.
 void require_wave(const Material& m, real shear_modulus, real amplitude) {
-  if (m.n != 3)
-    throw io::ConfigError(
-        "hydromech.permeability.exponent: the solitary_wave initial condition needs n = 3");
-  if (m.m != 0)
-    throw io::ConfigError(
-        "hydromech.bulk_viscosity.exponent: the solitary_wave initial condition needs m = 0");
-  if (m.weakening != 1)
-    throw io::ConfigError(
-        "hydromech.bulk_viscosity.decompaction_weakening: the solitary_wave initial condition "
-        "needs R = 1");
+  require_solitary_wave_material(m, amplitude);
   if (shear_modulus != 0)
     throw io::ConfigError(
         "hydromech.coupled.shear_modulus: the solitary_wave initial condition needs a viscous "
         "matrix (0)");
-  if (!(amplitude > 1))
-    throw io::ConfigError("hydromech.initial.amplitude: the solitary wave needs phi_max/phi0 > 1");
 }
 
 }  // namespace
@@ -35,17 +25,9 @@ void require_wave(const Material& m, real shear_modulus, real amplitude) {
 // wave with compaction length sqrt(k0 (eta0 + 4/3 eta_s))) and its pressures as a first guess.
 void CoupledHydroMech::set_initial(const io::json& ic) {
   const Grid& g = dec_.grid();
-  const std::string type = ic["type"].get<std::string>();
-  const real amplitude = ic["amplitude"].get<real>();
-  const real sigma = ic["sigma"].get<real>();
-  real center[3], sig[3];
-  for (int a = 0; a < 3; ++a) {
-    center[a] =
-        ic["center"].is_null() ? g.origin[a] + g.length[a] / 2 : ic["center"][a].get<real>();
-    sig[a] = sigma * ic["aspect"][a].get<real>();
-  }
-  if (type == "solitary_wave") require_wave(mat_, shear_modulus_, amplitude);
-  const SolitaryWave wave{amplitude};
+  const InitialShape shape(ic, g);
+  if (shape.type == "solitary_wave") require_wave(mat_, shear_modulus_, shape.amplitude);
+  const SolitaryWave wave{shape.amplitude};
   const real delta = compaction_length();
   // 1-D: Pe_eff = (1 + 4 eta_s / (3 eta0)) Pe obeys the reduced equations; p = -(4/3) eta_s / eta0
   // Pe up to a constant.
@@ -57,17 +39,13 @@ void CoupledHydroMech::set_initial(const io::json& ic) {
     for (int j = 0; j < n.y; ++j)
       for (int i = 0; i < n.x; ++i) {
         const int idx[3] = {i + off.x, j + off.y, k + off.z};
-        real d[3] = {0, 0, 0}, r2 = 0;
-        for (int a = 0; a < g.dims(); ++a) {
-          d[a] = g.coordinate(Location::cell, a, idx[a]) - center[a];
-          if (g.periodic[a]) d[a] -= g.length[a] * std::round(d[a] / g.length[a]);
-          r2 += d[a] * d[a] / (sig[a] * sig[a]);
-        }
+        real d[3];
+        const real r2 = shape.offset(g, idx, d);
         const std::size_t c = layout_.index(i, j, k);
         phi[c] = mat_.phi0;
         P[c] = Pf[c] = 0;
-        if (type == "gaussian") phi[c] *= 1 + amplitude * std::exp(-r2 / 2);
-        if (type == "solitary_wave") {
+        if (shape.type == "gaussian") phi[c] *= 1 + shape.amplitude * std::exp(-r2 / 2);
+        if (shape.type == "solitary_wave") {
           double f, scaled;
           wave.at(d[up_] / delta, f, scaled);
           phi[c] = mat_.phi0 * f;

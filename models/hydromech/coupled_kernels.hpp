@@ -211,23 +211,6 @@ struct Iteration {
   }
 };
 
-// Shear stresses on the edges of a high wall (index n along its normal), outside every cell's
-// low edges.
-template <int Dim>
-struct WallEdges {
-  Pseudo<Dim> ps;
-  stokes::State out;
-  int axis;  // the wall's normal
-  SH_HD void operator()(int i, int j, int k) const {
-    const Off o = ps.s.P.offset(i, j, k);
-    if (axis != 2) out.Txy.p[o] = ps.Txy_new(o);
-    if constexpr (Dim >= 3) {
-      if (axis != 1) out.Txz.p[o] = ps.Txz_new(o);
-      if (axis != 0) out.Tyz.p[o] = ps.Tyz_new(o);
-    }
-  }
-};
-
 // The residual of one equation at cell (i, j, k) (its low face for momentum; walls excluded),
 // times `weight`: 0, 1, 2 momentum x, y, z; 3 solid mass; 4 fluid mass. `absolute`: |R|.
 template <int Dim>

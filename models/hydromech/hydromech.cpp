@@ -1,11 +1,11 @@
 #include "models/hydromech/hydromech.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
+#include "models/hydromech/porosity_stats.hpp"
 
 namespace staghorn::hydromech {
 namespace {
@@ -209,55 +209,16 @@ real HydroMech::residual_reduce(bool absolute) const {
 
 std::vector<pt::Residual> HydroMech::residuals() { return {{"Pe", residual_reduce(true)}}; }
 
-namespace {
-
-// Porosity-weighted sums: phi dV, the excess over phi_ref (times height when `moment`), or the
-// height of cells holding `peak` (else -inf).
-struct PorosityMeasure {
-  enum Kind { volume, excess, moment, peak_height };
-  View phi;
-  Kind kind;
-  real weight, ref, z0, dz;
-  int axis, offset;
-  SH_HD real operator()(int i, int j, int k) const {
-    const int idx[3] = {i, j, k};
-    const real p = phi(i, j, k);
-    const real z = z0 + (idx[axis] + offset + real(0.5)) * dz;
-    if (kind == volume) return p * weight;
-    if (kind == peak_height) return p == ref ? z : -std::numeric_limits<real>::infinity();
-    const real e = p > ref ? (p - ref) * weight : real(0);
-    return kind == moment ? e * z : e;
-  }
-};
-
-}  // namespace
-
 std::vector<Diagnostic> HydroMech::diagnostics() {
-  const Grid& g = dec_.grid();
-  const Comm& comm = dec_.comm();
-  const Region in = layout_.interior();
-  real dV = 1;
-  for (int a = 0; a < g.dims(); ++a) dV *= g.spacing(a);
-  PorosityMeasure m{phi_.view(),   PorosityMeasure::volume, dV,  mat_.phi0,
-                    g.origin[up_], g.spacing(up_),          up_, dec_.offset()[up_]};
-  const real fluid = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.kind = PorosityMeasure::excess;
-  const real excess = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.kind = PorosityMeasure::moment;
-  const real moment = comm.sum(reduce(ex_, in, SumOp{}, m));
-  m.weight = 1;
-  m.kind = PorosityMeasure::volume;
-  const real phi_max = comm.max(reduce(ex_, in, MaxOp{}, m));
-  m.kind = PorosityMeasure::peak_height, m.ref = phi_max;
-  const real peak = comm.max(reduce(ex_, in, MaxOp{}, m));
+  const PorosityStats s = porosity_stats(ex_, dec_, phi_, mat_.phi0, up_);
   const real residual = last_.residuals.empty() ? 0 : last_.residuals.front().norm;
   return {{"pt_iterations", static_cast<real>(last_.iterations)},
           {"residual_Pe", residual},
-          {"fluid_volume", fluid},
-          {"balance_error", fluid > 0 ? std::fabs(balance_) * dt_ / fluid : 0},
-          {"phi_max", phi_max},
-          {"peak_height", peak},
-          {"excess_centroid", excess > 0 ? moment / excess : 0}};
+          {"fluid_volume", s.fluid},
+          {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},
+          {"phi_max", s.phi_max},
+          {"peak_height", s.peak_height},
+          {"excess_centroid", s.excess_centroid}};
 }
 
 }  // namespace staghorn::hydromech

@@ -207,10 +207,11 @@ struct Iteration {
 };
 
 // The shear stresses on edges that lie on a high wall (index n along that axis, outside every
-// cell's low edges): updated like all others, by a kernel of their own over the wall.
-template <int Dim>
+// cell's low edges): updated like all others, by a kernel of their own over the wall. P: the
+// pseudo-transient updates (Stokes' own, or a model's that builds on them).
+template <int Dim, class P = Pseudo<Dim>>
 struct WallEdges {
-  Pseudo<Dim> ps;
+  P ps;
   State out;
   int axis;  // the wall's normal
   SH_HD void operator()(int i, int j, int k) const {

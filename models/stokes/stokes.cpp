@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "models/stokes/wall_edges.hpp"
 
 #if defined(__CUDACC__)
 #include "models/stokes/tiled.hpp"
@@ -294,22 +295,6 @@ void Stokes::retry(real factor) {
   cfl_ *= factor;
 }
 
-template <int Dim>
-void Stokes::update_wall_edges(const Pseudo<Dim>& ps, const State& out) {
-  // Edges on a high wall: index n along the wall's axis, and up to n along the other axes' high
-  // walls too (the corners).
-  const Grid& g = dec_.grid();
-  for (int a = 0; a < Dim; ++a) {
-    if (g.periodic[a] || !dec_.at_high(a)) continue;
-    Region r = layout_.interior();
-    r.lo[a] = layout_.n[a];
-    r.hi[a] = layout_.n[a] + 1;
-    for (int b = 0; b < Dim; ++b)
-      if (b != a && !g.periodic[b] && dec_.at_high(b)) r.hi[b] += 1;
-    for_each(ex_, r, WallEdges<Dim>{ps, out, a});
-  }
-}
-
 bool Stokes::tiled_here() const { return kTiledCompiled && tiled_ && ex_.on_device(); }
 
 template <int Dim>
@@ -336,7 +321,7 @@ void Stokes::iterate_dim(int count) {
   for (int it = 0; it < count; ++it) {
     const Pseudo<Dim> ps{{c, state(), material()}};
     const State next = state_of(V_new_, P_new_, T_new_);
-    if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ps, next);
+    if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_,
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
     apply_velocity_walls(V_new_);

@@ -57,8 +57,6 @@ class Stokes final : public Model, public pt::Problem {
   std::vector<pt::Residual> residuals_dim();
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
-  template <int Dim>
-  void update_wall_edges(const Pseudo<Dim>& ps, const State& out);
   void apply_velocity_walls(std::array<Field, 3>& V);
   void set_initial(const io::json& c);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
