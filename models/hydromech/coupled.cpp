@@ -197,12 +197,26 @@ stokes::State CoupledHydroMech::state_of(std::array<Field, 3>& V, Field& P,
 }
 
 coupled::Extra CoupledHydroMech::extra() {
-  return {Pf_.view(),       dPfdtau_.view(),  phi_old_.view(),  exc_.view(),      T_old_[0].view(),
-          T_old_[1].view(), T_old_[2].view(), T_old_[3].view(), T_old_[4].view(), T_old_[5].view()};
+  coupled::Extra x{Pf_.view(),
+                   dPfdtau_.view(),
+                   phi_old_.view(),
+                   exc_.view(),
+                   T_old_[0].view(),
+                   T_old_[1].view(),
+                   T_old_[2].view(),
+                   T_old_[3].view(),
+                   T_old_[4].view(),
+                   T_old_[5].view(),
+                   {}};
+  if (sources_) {
+    const std::array<Field, 5>& f = *sources_;
+    x.src = {f[0].view(), f[1].view(), f[2].view(), f[3].view(), f[4].view()};
+  }
+  return x;
 }
 
-template <int Dim>
-coupled::Pseudo<Dim> CoupledHydroMech::pseudo() {
+template <int Dim, bool Sourced>
+coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
   const coupled::Constants k = constants();
   return {{k.sp, state_of(V_, P_, T_), {mu_.view(), mu_max_.view(), exc_.view()}}, k, extra()};
 }
@@ -314,15 +328,16 @@ void CoupledHydroMech::finish_step() {
   apply_boundaries(ex_, dec_, phi_, zero_gradient());
 }
 
-template <int Dim>
+template <int Dim, bool Sourced>
 void CoupledHydroMech::iterate_dim(int count) {
   const std::vector<Field*> out = unknowns(V_new_, P_new_, Pf_new_, T_new_);
   for (int it = 0; it < count; ++it) {
-    const coupled::Pseudo<Dim> ps = pseudo<Dim>();
     const stokes::State next = state_of(V_new_, P_new_, T_new_);
-    if constexpr (Dim >= 2) stokes::update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
+    // The wall edges hold shear stresses only: no source enters them.
+    if constexpr (Dim >= 2) stokes::update_wall_edges<Dim>(ex_, dec_, layout_, pseudo<Dim>(), next);
+    const coupled::Pseudo<Dim, Sourced> ps = pseudo<Dim, Sourced>();
     update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
-      for_each(ex_, r, lane, coupled::Iteration<Dim>{ps, next, Pf_new_.view()});
+      for_each(ex_, r, lane, coupled::Iteration<Dim, Sourced>{ps, next, Pf_new_.view()});
     });
     apply_velocity_walls(V_new_);
     apply_pressure_ghosts(P_new_, Pf_new_);
@@ -334,20 +349,28 @@ void CoupledHydroMech::iterate_dim(int count) {
   }
 }
 
+// The kernels with sources are chosen here, once per call: a run without them never reads one.
 void CoupledHydroMech::iterate(int count) {
+  const bool s = sources_ != nullptr;
   switch (dims()) {
     case 1:
-      return iterate_dim<1>(count);
+      return s ? iterate_dim<1, true>(count) : iterate_dim<1, false>(count);
     case 2:
-      return iterate_dim<2>(count);
+      return s ? iterate_dim<2, true>(count) : iterate_dim<2, false>(count);
     default:
-      return iterate_dim<3>(count);
+      return s ? iterate_dim<3, true>(count) : iterate_dim<3, false>(count);
   }
 }
 
 template <int Dim>
 real CoupledHydroMech::reduce_residual(int equation, bool absolute) {
-  const coupled::Residual<Dim> f{pseudo<Dim>(), equation, 1, absolute};
+  return sources_ ? reduce_residual_of<Dim, true>(equation, absolute)
+                  : reduce_residual_of<Dim, false>(equation, absolute);
+}
+
+template <int Dim, bool Sourced>
+real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
+  const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, absolute};
   const Region in = layout_.interior();
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
                   : dec_.comm().sum(reduce(ex_, in, SumOp{}, f));

@@ -1,5 +1,7 @@
 #pragma once
 #include <array>
+#include <functional>
+#include <memory>
 
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
@@ -49,13 +51,23 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   // Porosity of the lithostatic reference state (the mean porosity on a periodic up axis).
   real reference_porosity() const { return phi_ref_; }
 
+  // Verification by manufactured solutions: f(equation, x) is added to the residual of
+  // `equation` (0, 1, 2: momentum along x, y, z, at the centres of the faces normal to that axis;
+  // 3: solid mass, 4: fluid mass, at cell centres; x in the grid's coordinates), evaluated here
+  // once at each point of this rank. From then on the iterations and residual norms run the
+  // kernels instantiated with sources; without this call they carry none (no loads, same bits).
+  using SourceFunction = std::function<double(int equation, const double x[3])>;
+  void set_sources(const SourceFunction& f);
+
  private:
-  template <int Dim>
+  template <int Dim, bool Sourced>
   void iterate_dim(int count);
-  template <int Dim>
-  coupled::Pseudo<Dim> pseudo();
+  template <int Dim, bool Sourced = false>
+  coupled::Pseudo<Dim, Sourced> pseudo();
   template <int Dim>
   real reduce_residual(int equation, bool absolute);
+  template <int Dim, bool Sourced>
+  real reduce_residual_of(int equation, bool absolute);
   coupled::Constants constants() const;
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();
@@ -91,6 +103,8 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   real cfl_;
   StepReport last_;
   real balance_ = 0;  // the latest step's fluid volume balance error (sum of R_f dV)
+  // Manufactured-solution sources (set_sources), in the order of coupled::Sources; null: none.
+  std::unique_ptr<std::array<Field, 5>> sources_;
 };
 
 }  // namespace staghorn::hydromech

@@ -36,6 +36,15 @@ struct Constants {
   float cfl;
 };
 
+// Manufactured-solution sources (verification: CoupledHydroMech::set_sources), added to the
+// residuals of momentum (on the faces) and of solid and fluid mass (at the cells). Only the
+// kernels instantiated with Sourced = true read them: a normal run loads nothing more and computes
+// the same bits.
+struct Sources {
+  View fx, fy, fz;  // momentum along x, y, z
+  View solid, fluid;
+};
+
 // The fields besides the Stokes state (v, p, tau in stokes::State; p is the total over-pressure).
 struct Extra {
   View Pf;       // fluid over-pressure
@@ -43,11 +52,21 @@ struct Extra {
   View phi_old;  // porosity at the start of the step
   View exc;      // phi(phi_old, Pe) - phi_ref of the iterate (halo included): the buoyancy
   View Txx_o, Tyy_o, Tzz_o, Txy_o, Txz_o, Tyz_o;  // stresses at the start of the step (Maxwell)
+  Sources src;                                    // read only by Sourced kernels
 };
+
+// R plus the source f at o where the kernel carries sources; R itself (no load, no add) otherwise.
+template <bool Sourced>
+SH_HD inline real plus_source(real R, const View& f, Off o) {
+  if constexpr (Sourced)
+    return R + f.p[o];
+  else
+    return R;
+}
 
 // Pressures and stresses of the next iterate, point by point (cells and edges), from the current
 // one. Strain rates and viscosity averages are the Stokes model's.
-template <int Dim>
+template <int Dim, bool Sourced = false>
 struct Pseudo : stokes::Kinematics<Dim> {
   using K = stokes::Kinematics<Dim>;
   Constants k;
@@ -63,7 +82,8 @@ struct Pseudo : stokes::Kinematics<Dim> {
     const real C = k.mat.compaction_rate(x.phi_old.p[o], Pe_c, w, k.dt);
     const real dC = k.mat.compaction_coefficient(phi(o), Pe_c, w);
     const real kdt = k.sp.r * k.sp.gdt * K::m.mu_max.p[o];
-    return K::s.P.p[o] + kdt / (1 + kdt * dC) * (-K::div(o) - C);
+    return K::s.P.p[o] +
+           kdt / (1 + kdt * dC) * plus_source<Sourced>(-K::div(o) - C, x.src.solid, o);
   }
 
   // tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation).
@@ -104,7 +124,7 @@ struct FluidEval {
   real R, r, k_c, k_max, dk, phi;
 };
 
-template <int Dim>
+template <int Dim, bool Sourced = false>
 SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, Off o) {
   FluidEval e{};
   e.phi = x.exc.p[o] + k.phi_ref;
@@ -126,6 +146,7 @@ SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, 
   }
   const real Pe = P.p[o] - pf[0], w = k.mat.weakening_factor(Pe);
   e.R += k.mat.compaction_rate(x.phi_old.p[o], Pe, w, k.dt);
+  e.R = plus_source<Sourced>(e.R, x.src.fluid, o);
   e.r = k.mat.compaction_coefficient(e.phi, Pe, w);
   return e;
 }
@@ -140,9 +161,9 @@ SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e) {
 }
 
 // Total stresses of the next iterate, for the momentum residual.
-template <int Dim>
+template <int Dim, bool Sourced = false>
 struct PseudoStress {
-  Pseudo<Dim> p;
+  Pseudo<Dim, Sourced> p;
   SH_HD real sxx(Off o) const { return p.Txx_new(o) - p.P_new(o); }
   SH_HD real syy(Off o) const { return p.Tyy_new(o) - p.P_new(o); }
   SH_HD real szz(Off o) const { return p.Tzz_new(o) - p.P_new(o); }
@@ -152,9 +173,9 @@ struct PseudoStress {
 };
 
 // Physical stresses of the current iterate (for the residual norms).
-template <int Dim>
+template <int Dim, bool Sourced = false>
 struct PhysicalStress {
-  Pseudo<Dim> p;
+  Pseudo<Dim, Sourced> p;
   SH_HD real tau(real mu, real e, real tau_old) const {
     return 2 * mu * (e + p.k.elastic * tau_old);
   }
@@ -167,15 +188,15 @@ struct PhysicalStress {
 };
 
 // The buoyancy's "density" in stokes::momentum_*: g[up] = B times the excess porosity.
-template <int Dim>
-SH_HD inline stokes::Material buoyant(const Pseudo<Dim>& p) {
+template <int Dim, bool Sourced>
+SH_HD inline stokes::Material buoyant(const Pseudo<Dim, Sourced>& p) {
   return {p.m.mu, p.m.mu_max, p.x.exc};
 }
 
 // One fused PT iteration at cell (i, j, k). Wall faces keep their values.
-template <int Dim>
+template <int Dim, bool Sourced = false>
 struct Iteration {
-  Pseudo<Dim> ps;
+  Pseudo<Dim, Sourced> ps;
   stokes::State out;
   View Pf_new;
 
@@ -184,7 +205,7 @@ struct Iteration {
     const stokes::State& s = ps.s;
     const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
     out.P.p[o] = ps.P_new(o);
-    const FluidEval f = fluid<Dim>(ps.k, s.P, ps.x, o);
+    const FluidEval f = fluid<Dim, Sourced>(ps.k, s.P, ps.x, o);
     Pf_new.p[o] = pt::advance(ps.x.Pf.p[o], f.R, ps.x.dPfdtau.p[o], fluid_step(ps.k, f));
     out.Txx.p[o] = ps.Txx_new(o);
     if constexpr (Dim >= 2) {
@@ -196,52 +217,64 @@ struct Iteration {
       out.Txz.p[o] = ps.Txz_new(o);
       out.Tyz.p[o] = ps.Tyz_new(o);
     }
-    const PseudoStress<Dim> st{ps};
+    const PseudoStress<Dim, Sourced> st{ps};
     const stokes::Material m = buoyant(ps);
+    const Sources& src = ps.x.src;
     const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
                wz = k == 0 && c.wall_lo[2];
-    out.Vx.p[o] =
-        s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * stokes::momentum_x<Dim>(st, c, m, o, sy, sz));
-    if constexpr (Dim >= 2)
-      out.Vy.p[o] =
-          s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * stokes::momentum_y<Dim>(st, c, m, o, sy, sz));
-    if constexpr (Dim >= 3)
-      out.Vz.p[o] =
-          s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * stokes::momentum_z<Dim>(st, c, m, o, sy, sz));
+    // Momentum residuals of the next iterate's stresses (plus the sources where there are any).
+    const real Rx = plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), src.fx, o);
+    out.Vx.p[o] = s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * Rx);
+    if constexpr (Dim >= 2) {
+      const real Ry = plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), src.fy, o);
+      out.Vy.p[o] = s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * Ry);
+    }
+    if constexpr (Dim >= 3) {
+      const real Rz = plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), src.fz, o);
+      out.Vz.p[o] = s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * Rz);
+    }
   }
 };
 
 // The residual of one equation at cell (i, j, k) (its low face for momentum; walls excluded),
 // times `weight`: 0, 1, 2 momentum x, y, z; 3 solid mass; 4 fluid mass. `absolute`: |R|.
-template <int Dim>
+template <int Dim, bool Sourced = false>
 struct Residual {
-  Pseudo<Dim> ps;
+  Pseudo<Dim, Sourced> ps;
   int equation;
   real weight;
   bool absolute;
   SH_HD real operator()(int i, int j, int kk) const {
     const stokes::Params& c = ps.k.sp;
     const Off o = ps.s.P.offset(i, j, kk), sy = ps.s.P.sy, sz = ps.s.P.sz;
-    const PhysicalStress<Dim> st{ps};
+    const PhysicalStress<Dim, Sourced> st{ps};
     const stokes::Material m = buoyant(ps);
+    const Sources& f = ps.x.src;
     real R = 0;
     switch (equation) {
       case 0:
-        R = i == 0 && c.wall_lo[0] ? 0 : stokes::momentum_x<Dim>(st, c, m, o, sy, sz);
+        R = i == 0 && c.wall_lo[0]
+                ? 0
+                : plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), f.fx, o);
         break;
       case 1:
-        R = j == 0 && c.wall_lo[1] ? 0 : stokes::momentum_y<Dim>(st, c, m, o, sy, sz);
+        R = j == 0 && c.wall_lo[1]
+                ? 0
+                : plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), f.fy, o);
         break;
       case 2:
-        R = kk == 0 && c.wall_lo[2] ? 0 : stokes::momentum_z<Dim>(st, c, m, o, sy, sz);
+        R = kk == 0 && c.wall_lo[2]
+                ? 0
+                : plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), f.fz, o);
         break;
       case 3: {
         const real Pe = ps.Pe(o);
-        R = -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], Pe, ps.k.dt);
+        R = plus_source<Sourced>(
+            -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], Pe, ps.k.dt), f.solid, o);
         break;
       }
       default:
-        R = fluid<Dim>(ps.k, ps.s.P, ps.x, o).R;
+        R = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o).R;
     }
     R *= weight;
     return absolute ? fabs(R) : R;
