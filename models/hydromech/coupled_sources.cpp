@@ -20,7 +20,8 @@ void CoupledHydroMech::set_sources(const SourceFunction& f) {
     Field& s = (*sources_)[e];
     std::vector<real> v = s.to_host();
     std::fill(v.begin(), v.end(), real(0));
-    // Interior points only: the kernels read a source where they update (cells, low faces).
+    // Interior points here, the halo below: a cell's update recomputes its neighbours' new
+    // pressure, and with it their solid mass source.
     if (e < 3 && e >= dims()) {
       s.from_host(v);
       continue;
@@ -35,6 +36,8 @@ void CoupledHydroMech::set_sources(const SourceFunction& f) {
         }
     s.from_host(v);
   }
+  halo_.exchange(
+      {&(*sources_)[0], &(*sources_)[1], &(*sources_)[2], &(*sources_)[3], &(*sources_)[4]});
 }
 
 }  // namespace staghorn::hydromech
