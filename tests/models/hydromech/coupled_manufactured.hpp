@@ -1,0 +1,144 @@
+#pragma once
+// A manufactured solution of one implicit step of the coupled hydromech variant
+// (docs/models/hydromech.md, "Coupled variant"): smooth periodic fields v_s, p, pf and the
+// porosity phi_old at the start of the step, and the analytic sources that make them the exact
+// solution of the continuous equations of the step,
+//   F_v   = -(div tau - grad p + (phi - phi_ref) B e_up)      tau = 2 eta_s (eps - div v / 3 I)
+//   F_s   = div v + C                                         C = (phi_old - phi) / dt
+//   F_f   = div q - C                                         q = -k(phi) (grad pf - B e_up)
+// with phi = phi_old exp(-dt Pe w(Pe) / (eta0 phi0)) (m = 1), Pe = p - pf, k = k0 (phi/phi0)^3,
+// w the smoothed decompaction weakening. Derivatives are exact: the fields are sums of plane
+// waves (differentiated in closed form) and the nonlinear laws are evaluated on jets (value and
+// gradient, chain rule), never by differences on the grid.
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace staghorn::test::mms {
+
+// A value and its gradient.
+struct Jet {
+  double v = 0;
+  std::array<double, 3> d{};
+};
+inline Jet operator+(Jet a, const Jet& b) {
+  a.v += b.v;
+  for (int i = 0; i < 3; ++i) a.d[i] += b.d[i];
+  return a;
+}
+inline Jet operator*(double s, Jet a) {
+  a.v *= s;
+  for (double& x : a.d) x *= s;
+  return a;
+}
+inline Jet operator-(const Jet& a, const Jet& b) { return a + (-1.0) * b; }
+inline Jet operator+(Jet a, double s) { return a.v += s, a; }
+inline Jet operator*(const Jet& a, const Jet& b) {
+  Jet c{a.v * b.v, {}};
+  for (int i = 0; i < 3; ++i) c.d[i] = a.d[i] * b.v + a.v * b.d[i];
+  return c;
+}
+// f(a) with f'(a.v) = df.
+inline Jet chain(const Jet& a, double f, double df) {
+  Jet c{f, {}};
+  for (int i = 0; i < 3; ++i) c.d[i] = df * a.d[i];
+  return c;
+}
+inline Jet exp(const Jet& a) { return chain(a, std::exp(a.v), std::exp(a.v)); }
+inline Jet tanh(const Jet& a) {
+  const double t = std::tanh(a.v);
+  return chain(a, t, 1 - t * t);
+}
+
+// a sin(k . x + c).
+struct Wave {
+  double a;
+  std::array<double, 3> k;
+  double c;
+  double phase(const double x[3]) const { return k[0] * x[0] + k[1] * x[1] + k[2] * x[2] + c; }
+  Jet jet(const double x[3]) const {
+    Jet j{a * std::sin(phase(x)), {}};
+    for (int i = 0; i < 3; ++i) j.d[i] = a * k[i] * std::cos(phase(x));
+    return j;
+  }
+  Wave derivative(int axis) const { return {a * k[axis], k, c + M_PI / 2}; }
+};
+
+// A constant plus plane waves.
+struct Waves {
+  double mean = 0;
+  std::vector<Wave> w;
+  Jet jet(const double x[3]) const {
+    Jet j{mean, {}};
+    for (const Wave& s : w) j = j + s.jet(x);
+    return j;
+  }
+  double operator()(const double x[3]) const { return jet(x).v; }
+  Waves derivative(int axis) const {
+    Waves d;
+    for (const Wave& s : w) d.w.push_back(s.derivative(axis));
+    return d;
+  }
+};
+
+// Material and step (the model's keys of the same names) and the exact fields.
+struct Solution {
+  int dims = 2;
+  double k0 = 1, n = 3, eta0 = 1, phi0 = 0.1, R = 3, smoothing = 1, B = 1, eta_s = 1;
+  double dt = 0.02;
+  double phi_ref = 0.1;  // the mean of phi_old (what the model takes on a periodic up axis)
+  std::array<Waves, 3> v;
+  Waves p, pf, phi_old;
+
+  int up() const { return dims - 1; }
+  Jet Pe(const double x[3]) const { return p.jet(x) - pf.jet(x); }
+  Jet weakening(const Jet& Pe) const {
+    return 0.5 * (R - 1) * ((-1.0) * tanh((1 / smoothing) * Pe) + 1.0) + 1.0;
+  }
+  // phi(phi_old, Pe): the exact porosity after the step at fixed Pe (m = 1).
+  Jet phi(const double x[3]) const {
+    const Jet Pe_ = Pe(x);
+    return phi_old.jet(x) * exp((-dt / (eta0 * phi0)) * (Pe_ * weakening(Pe_)));
+  }
+  Jet compaction(const double x[3]) const { return (1 / dt) * (phi_old.jet(x) - phi(x)); }
+  Jet permeability(const Jet& phi) const {
+    const Jet r = (1 / phi0) * phi;
+    return k0 * (r * r * r);
+  }
+  double div_v(const double x[3]) const {
+    double d = 0;
+    for (int a = 0; a < dims; ++a) d += v[a].derivative(a).jet(x).v;
+    return d;
+  }
+  // sum_b d tau_ab / dx_b = eta_s (lap v_a + d_a div v) - (2/3) eta_s d_a div v.
+  double div_tau(int a, const double x[3]) const {
+    double s = 0, grad_div = 0;
+    for (int b = 0; b < dims; ++b) {
+      s += v[a].derivative(b).jet(x).d[b] + v[b].derivative(a).jet(x).d[b];
+      grad_div += v[b].derivative(b).jet(x).d[a];
+    }
+    return eta_s * s - 2.0 / 3 * eta_s * grad_div;
+  }
+  double div_q(const double x[3]) const {
+    const Jet k = permeability(phi(x));
+    double d = 0;
+    for (int a = 0; a < dims; ++a) {
+      const Jet q = (-1.0) * (k * (pf.derivative(a).jet(x) + (a == up() ? -B : 0.0)));
+      d += q.d[a];
+    }
+    return d;
+  }
+
+  // The source of `equation` (0..2 momentum, 3 solid mass, 4 fluid mass) at x.
+  double source(int equation, const double x[3]) const {
+    if (equation < 3) {
+      const int a = equation;
+      const double buoyancy = a == up() ? (phi(x).v - phi_ref) * B : 0;
+      return -(div_tau(a, x) - p.jet(x).d[a] + buoyancy);
+    }
+    const double C = compaction(x).v;
+    return equation == 3 ? div_v(x) + C : div_q(x) - C;
+  }
+};
+
+}  // namespace staghorn::test::mms
