@@ -6,10 +6,10 @@
 //   F_v   = -(div tau - grad p + (phi - phi_ref) B e_up)      tau = 2 eta_s (eps - div v / 3 I)
 //   F_s   = div v + C                                         C = (phi_old - phi) / dt
 //   F_f   = div q - C                                         q = -k(phi) (grad pf - B e_up)
-// with phi = phi_old exp(-dt Pe w(Pe) / (eta0 phi0)) (m = 1), Pe = p - pf, k = k0 (phi/phi0)^3,
-// w the smoothed decompaction weakening. Derivatives are exact: the fields are sums of plane
-// waves (differentiated in closed form) and the nonlinear laws are evaluated on jets (value and
-// gradient, chain rule), never by differences on the grid.
+// (tau_old = 0: a viscous matrix, G = 0) with phi = phi_old exp(-dt Pe w(Pe) / (eta0 phi0)) (m =
+// 1), Pe = p - pf, k = k0 (phi/phi0)^3, w the smoothed decompaction weakening. Derivatives are
+// exact: the fields are sums of plane waves (differentiated in closed form) and the nonlinear laws
+// are evaluated on jets (value and gradient, chain rule), never by differences on the grid.
 #include <array>
 #include <cmath>
 #include <vector>
@@ -64,10 +64,25 @@ struct Wave {
   Wave derivative(int axis) const { return {a * k[axis], k, c + M_PI / 2}; }
 };
 
+// a sin(k1 x_ax1 + c1) sin(k2 x_ax2 + c2) as two plane waves (bounded boxes: sines and cosines
+// that meet the wall conditions; a cosine is the sine of phase c + pi/2).
+inline std::vector<Wave> separable(double a, int ax1, double k1, double c1, int ax2, double k2,
+                                   double c2) {
+  std::array<double, 3> minus{}, plus{};
+  minus[ax1] = plus[ax1] = k1;
+  minus[ax2] = -k2;
+  plus[ax2] = k2;
+  return {{a / 2, minus, c1 - c2 + M_PI / 2}, {-a / 2, plus, c1 + c2 + M_PI / 2}};
+}
+
 // A constant plus plane waves.
 struct Waves {
   double mean = 0;
   std::vector<Wave> w;
+  Waves& operator+=(const std::vector<Wave>& more) {
+    w.insert(w.end(), more.begin(), more.end());
+    return *this;
+  }
   Jet jet(const double x[3]) const {
     Jet j{mean, {}};
     for (const Wave& s : w) j = j + s.jet(x);
@@ -86,7 +101,8 @@ struct Solution {
   int dims = 2;
   double k0 = 1, n = 3, eta0 = 1, phi0 = 0.1, R = 3, smoothing = 1, B = 1, eta_s = 1;
   double dt = 0.02;
-  double phi_ref = 0.1;  // the mean of phi_old (what the model takes on a periodic up axis)
+  double phi_ref =
+      0.1;  // the model's: phi0 (the key's default), or the mean of phi_old if periodic
   std::array<Waves, 3> v;
   Waves p, pf, phi_old;
 
