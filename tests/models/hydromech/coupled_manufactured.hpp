@@ -6,8 +6,9 @@
 //   F_v   = -(div tau - grad p + (phi - phi_ref) B e_up)      tau = 2 eta_s (eps - div v / 3 I)
 //   F_s   = div v + C                                         C = (phi_old - phi) / dt
 //   F_f   = div q - C                                         q = -k(phi) (grad pf - B e_up)
-// (tau_old = 0: a viscous matrix, G = 0) with phi = phi_old exp(-dt Pe w(Pe) / (eta0 phi0)) (m =
-// 1), Pe = p - pf, k = k0 (phi/phi0)^3, w the smoothed decompaction weakening. Derivatives are
+// (tau = 2 eta_ve (eps - div v / 3 I) + eta_ve / (G dt) tau_old for a Maxwell matrix of shear
+// modulus G > 0, 1/eta_ve = 1/eta_s + 1/(G dt)) with phi = phi_old exp(-dt Pe w(Pe) / (eta0 phi0))
+// (m = 1), Pe = p - pf, k = k0 (phi/phi0)^3, w the smoothed decompaction weakening. Derivatives are
 // exact: the fields are sums of plane waves (differentiated in closed form) and the nonlinear laws
 // are evaluated on jets (value and gradient, chain rule), never by differences on the grid.
 #include <array>
@@ -101,10 +102,19 @@ struct Solution {
   int dims = 2;
   double k0 = 1, n = 3, eta0 = 1, phi0 = 0.1, R = 3, smoothing = 1, B = 1, eta_s = 1;
   double dt = 0.02;
+  double G = 0;  // shear modulus (0: viscous)
   double phi_ref =
       0.1;  // the model's: phi0 (the key's default), or the mean of phi_old if periodic
   std::array<Waves, 3> v;
   Waves p, pf, phi_old;
+  std::array<Waves, 6> tau_old;  // xx, yy, zz, xy, xz, yz: the stresses at the step's start
+
+  // The component of tau_old holding (a, b).
+  static int component(int a, int b) {
+    if (a == b) return a;
+    return a + b == 1 ? 3 : (a + b == 2 ? 4 : 5);
+  }
+  double eta_ve() const { return G > 0 ? 1 / (1 / eta_s + 1 / (G * dt)) : eta_s; }
 
   int up() const { return dims - 1; }
   Jet Pe(const double x[3]) const { return p.jet(x) - pf.jet(x); }
@@ -126,14 +136,17 @@ struct Solution {
     for (int a = 0; a < dims; ++a) d += v[a].derivative(a).jet(x).v;
     return d;
   }
-  // sum_b d tau_ab / dx_b = eta_s (lap v_a + d_a div v) - (2/3) eta_s d_a div v.
+  // sum_b d tau_ab / dx_b = eta_ve (lap v_a + d_a div v) - (2/3) eta_ve d_a div v
+  //                        + eta_ve / (G dt) sum_b d tau_old_ab / dx_b.
   double div_tau(int a, const double x[3]) const {
-    double s = 0, grad_div = 0;
+    double s = 0, grad_div = 0, old = 0;
     for (int b = 0; b < dims; ++b) {
       s += v[a].derivative(b).jet(x).d[b] + v[b].derivative(a).jet(x).d[b];
       grad_div += v[b].derivative(b).jet(x).d[a];
+      old += tau_old[component(a, b)].jet(x).d[b];
     }
-    return eta_s * s - 2.0 / 3 * eta_s * grad_div;
+    const double eta = eta_ve(), memory = G > 0 ? eta / (G * dt) : 0;
+    return eta * s - 2.0 / 3 * eta * grad_div + memory * old;
   }
   double div_q(const double x[3]) const {
     const Jet k = permeability(phi(x));
