@@ -222,17 +222,25 @@ struct Iteration {
     const Sources& src = ps.x.src;
     const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
                wz = k == 0 && c.wall_lo[2];
-    // Momentum residuals of the next iterate's stresses (plus the sources where there are any).
-    const real Rx = plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), src.fx, o);
-    out.Vx.p[o] = s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * Rx);
-    if constexpr (Dim >= 2) {
-      const real Ry = plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), src.fy, o);
-      out.Vy.p[o] = s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * Ry);
-    }
-    if constexpr (Dim >= 3) {
-      const real Rz = plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), src.fz, o);
-      out.Vz.p[o] = s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * Rz);
-    }
+    // The momentum residual (plus the source where the kernel carries one) evaluated only off the
+    // walls, as in the Stokes kernel.
+    out.Vx.p[o] =
+        s.Vx.p[o] +
+        (wx ? 0
+            : ps.vdt_face(o, 1) *
+                  plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), src.fx, o));
+    if constexpr (Dim >= 2)
+      out.Vy.p[o] =
+          s.Vy.p[o] +
+          (wy ? 0
+              : ps.vdt_face(o, sy) *
+                    plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), src.fy, o));
+    if constexpr (Dim >= 3)
+      out.Vz.p[o] =
+          s.Vz.p[o] +
+          (wz ? 0
+              : ps.vdt_face(o, sz) *
+                    plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), src.fz, o));
   }
 };
 
