@@ -1,2 +1,3 @@
-list(APPEND STAGHORN_MODEL_SOURCES stokes/stokes.cpp stokes/initial.cpp stokes/options.cpp)
-list(APPEND STAGHORN_MODEL_KERNELS stokes/stokes.cpp)
+list(APPEND STAGHORN_MODEL_SOURCES stokes/stokes.cpp stokes/initial.cpp stokes/options.cpp
+     stokes/rigid_body.cpp)
+list(APPEND STAGHORN_MODEL_KERNELS stokes/stokes.cpp stokes/rigid_body.cpp)

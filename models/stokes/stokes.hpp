@@ -1,10 +1,12 @@
 #pragma once
 #include <array>
+#include <optional>
 
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
 #include "models/model.hpp"
 #include "models/stokes/kernels.hpp"
+#include "models/stokes/rigid_body.hpp"
 #include "solvers/pt_solver.hpp"
 
 namespace staghorn::stokes {
@@ -58,7 +60,11 @@ class Stokes final : public Model, public pt::Problem {
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   void apply_velocity_walls(std::array<Field, 3>& V);
+  // The rigid-body acceleration after an iteration, then V's halos and walls again.
+  void accelerate_rigid_body(int dims);
   void set_initial(const io::json& c);
+  void set_stiff_inclusion(const io::json& c, const real centre[3], real radius, real mu0,
+                           real mui);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
   void smooth_viscosity(int passes);
   static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
@@ -89,6 +95,15 @@ class Stokes final : public Model, public pt::Problem {
   std::array<real, 3> g_;
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
+  // The stiff inclusion's rigid-body acceleration (stokes.inclusion.rigid_acceleration): its
+  // geometry (rebuilt by refresh(), mu may have changed) and gain.
+  struct StiffInclusion {
+    std::array<real, 3> centre;
+    real radius, threshold, gain;
+    int margin;  // cells around the inclusion's radius that may still be stiff (smoothing)
+  };
+  std::optional<StiffInclusion> stiff_;
+  std::optional<RigidBody> rigid_;
   pt::Solver solver_;
 };
 
