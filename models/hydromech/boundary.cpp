@@ -23,6 +23,21 @@ struct FillPeGhosts {
   }
 };
 
+// Ghost g from the cells g + step and g + 2 step (step: +1 on a low side, -1 on a high side).
+struct LogLinearGhost {
+  View f;
+  int axis, step;
+  real offset;
+  SH_HD void operator()(int i, int j, int k) const {
+    int idx[3] = {i, j, k};
+    idx[axis] += step;
+    const real p0 = f(idx[0], idx[1], idx[2]) + offset;
+    idx[axis] += step;
+    const real p1 = f(idx[0], idx[1], idx[2]) + offset;
+    f(i, j, k) = (p0 > 0 && p1 > 0 ? p0 * p0 / p1 : p0) - offset;
+  }
+};
+
 }  // namespace
 
 PeBcKind parse_pe_bc(const std::string& name) {
@@ -49,6 +64,22 @@ void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, co
       }
       const int mirror = side == 0 ? -1 : 2 * n - 1;
       for_each(ex, r, lane, FillPeGhosts{Pe.view(), a, mirror, bcs[2 * a + side], drop});
+    }
+  }
+}
+
+void extrapolate_porosity_at_open_sides(const Exec& ex, const Decomposition& dec, Field& f,
+                                        const PeBcs& bcs, real offset, Lane lane) {
+  const Layout& l = f.layout();
+  for (int a = 0; a < 3; ++a) {
+    if (l.h[a] == 0 || dec.grid().periodic[a]) continue;
+    for (int side = 0; side < 2; ++side) {
+      if (bcs[2 * a + side].kind != PeBcKind::dirichlet) continue;
+      if (side == 0 ? !dec.at_low(a) : !dec.at_high(a)) continue;
+      Region r = l.all();
+      r.lo[a] = side == 0 ? -1 : l.n[a];
+      r.hi[a] = r.lo[a] + 1;
+      for_each(ex, r, lane, LogLinearGhost{f.view(), a, side == 0 ? 1 : -1, offset});
     }
   }
 }

@@ -27,4 +27,13 @@ PeBcKind parse_pe_bc(const std::string& name);
 void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, const PeBcs& bcs,
                          const real body[3], Lane lane = Lane::inner);
 
+// The porosity beyond each open (dirichlet) side of this rank, on the first ghost layer, from the
+// two cells inside: phi_g = phi_0^2 / phi_1 (linear in log phi, so positive), where f holds
+// phi - offset. The Darcy flux through that side takes the mean of the two cells' permeabilities:
+// with this ghost it is second-order accurate on the side. A ghost copied from the inside cell (or
+// computed from zero-gradient ghosts of its arguments) makes it first order, and the fluid mass
+// residual of the boundary cells O(1) (docs/models/hydromech.md, "Open sides").
+void extrapolate_porosity_at_open_sides(const Exec& ex, const Decomposition& dec, Field& f,
+                                        const PeBcs& bcs, real offset, Lane lane = Lane::inner);
+
 }  // namespace staghorn::hydromech

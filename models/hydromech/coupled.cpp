@@ -313,11 +313,14 @@ void CoupledHydroMech::retry(real factor) {
 }
 
 // The iterate's porosity (as its excess over phi_ref) everywhere, halos and ghosts included: the
-// halo's p and pf are the owners' values, so the halo's porosity is the owners' to the bit.
+// halo's p and pf are the owners' values, so the halo's porosity is the owners' to the bit. At an
+// open fluid side the ghost porosity is then extrapolated from the inside (the ghosts of p and
+// phi_old are zero-gradient: the porosity from them would make the face permeability first order).
 void CoupledHydroMech::porosity_pass() {
   for_each(ex_, layout_.all(),
            coupled::Porosity{mat_, dt_, phi_ref_, exc_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), false});
+  extrapolate_porosity_at_open_sides(ex_, dec_, exc_, pf_bcs_, phi_ref_);
 }
 
 void CoupledHydroMech::finish_step() {
