@@ -71,7 +71,7 @@ Coefficients HydroMech::coefficients() const {
 void HydroMech::refresh() {
   phi_it_valid_ = false;
   halo_.exchange({&phi_, &Pe_});
-  apply_boundaries(ex_, dec_, phi_, phi_bcs_);
+  apply_porosity_ghosts();
   apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
 }
 
@@ -95,7 +95,14 @@ void HydroMech::finish_step() {
   for_each(ex_, layout_.interior(), Lane::inner,
            PorosityUpdate{mat_, dt_, phi_.view(), phi_old_.view(), Pe_.view()});
   halo_.exchange({&phi_});
+  apply_porosity_ghosts();
+}
+
+// Zero gradient, but extrapolated from the inside at an open side: the next step's phi_old ghost
+// there, with the mirrored Pe ghost, gives a second-order ghost porosity (boundary.hpp).
+void HydroMech::apply_porosity_ghosts() {
   apply_boundaries(ex_, dec_, phi_, phi_bcs_);
+  extrapolate_porosity_at_open_sides(ex_, dec_, phi_, pe_bcs_, 0);
 }
 
 // Restarts from Pe = 0 (phi has not moved: it follows Pe only once the step converges).

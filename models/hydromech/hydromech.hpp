@@ -47,6 +47,7 @@ class HydroMech final : public Model, public pt::Problem {
   void retry(real factor) override;
 
  private:
+  void apply_porosity_ghosts();
   Coefficients coefficients() const;
   template <int Dim>
   void iterate_dim(int count);
