@@ -23,9 +23,9 @@ void Stokes::add_options(io::Schema& s) {
   s.add("stokes.inclusion.rigid_acceleration", Type::number, nullptr,
         "Gain of the rigid-body acceleration of a stiff inclusion (docs/models/stokes.md, \"Stiff "
         "inclusions\"): after each PT iteration, gain times the rigid part (translation, "
-        "rotation) of the inclusion's velocity change is added to it. null: automatic, min(0.3 "
-        "(mu_i / mu - 1), 100) for an inclusion at least 10 times stiffer than the matrix, else "
-        "off; 0: off")
+        "rotation) of the inclusion's velocity change is added to it. null: automatic, "
+        "min(0.3 (c - 1), 100 max(1, (c / 1e4)^(1/4))) with c = mu_i / mu, for an inclusion at "
+        "least 10 times stiffer than the matrix and at least 4 cells in radius, else off; 0: off")
       .at_least(0);
   s.add("stokes.inclusion.subsamples", Type::integer, 1,
         "Sample points per cell and axis that measure the inclusion's volume fraction of cells cut "
