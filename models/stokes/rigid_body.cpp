@@ -107,7 +107,7 @@ real exact_quantum(double bound, double n) {
 RigidBody::RigidBody(const Decomposition& dec, const Layout& layout, Exec ex, const Field& mu,
                      real threshold, const std::array<real, 3>& centre, real radius, int margin,
                      real gain)
-    : dec_(dec), layout_(layout), ex_(ex), gain_(gain) {
+    : dec_(dec), ex_(ex), gain_(gain) {
   const Grid& g = dec.grid();
   frame_.mu = mu.view();
   frame_.threshold = threshold;

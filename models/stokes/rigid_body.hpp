@@ -13,7 +13,6 @@
 // can outgrow), so any rank count and reduction order gives the same bits.
 
 #include <array>
-#include <cmath>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -77,7 +76,6 @@ class RigidBody {
 
  private:
   const Decomposition& dec_;
-  Layout layout_;
   Exec ex_;
   BodyFrame frame_;
   Region owned_;  // the body's box: the cells this block owns (their low faces)
