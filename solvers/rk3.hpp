@@ -25,7 +25,8 @@ struct Limits {
 class Problem {
  public:
   virtual ~Problem() = default;
-  // One stage: w = alpha w + dt F(f), f = f + beta w (halos of f filled on return).
+  // One stage: w = alpha w + dt F(f), f = f + beta w (halos of f filled on return). Stages come
+  // in the order 0, 1, 2: w need not survive the last one (the first has alpha = 0).
   virtual void stage(int index, real alpha, real beta, real dt) = 0;
   // Identical on all ranks.
   virtual Limits limits() = 0;

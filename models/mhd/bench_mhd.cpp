@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
   std::printf("time per cell per RK3 step: %.4f ns (%.3f ms per step)\n", ns, per_step * 1e3);
   std::printf("halo exchange alone: %.3f ms (3 per step)\n", per_exchange * 1e3);
   std::printf(
-      "bytes per cell per step: %.0f (each variable: f read, w read + written, f written, "
-      "per stage); flops per cell per step: ~%.0f\n",
+      "bytes per cell per step: %.0f (each variable, per stage: f read and written, w written "
+      "but in the last, read but in the first); flops per cell per step: ~%.0f\n",
       bytes, flops);
   std::printf(
       "copy bandwidth %.1f GB/s -> memory bound %.4f ns/cell/step; achieved %.1f GB/s "

@@ -82,61 +82,118 @@ SH_HD inline void gather(int v, const real* p, const Axes& ax, Local& L) {
   }
 }
 
+// Quantities several equations share, from the cell's values: the density and the sound speed
+// squared (the reference value when isothermal).
+struct Thermo {
+  real rho, cs2;
+};
+
+SH_HD inline real sound_speed2(const Physics& ph, bool entropy, real lnrho, real ss) {
+  if (!entropy) return ph.cs2_0;
+  return ph.cs2_0 * exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (lnrho - ph.lnrho0));
+}
+
+template <bool Entropy>
+SH_HD inline Thermo thermo(const Physics& ph, real lnrho, real ss) {
+  return {exp(lnrho), sound_speed2(ph, Entropy, lnrho, ss)};
+}
+
+// The traceless rate of strain S and div u, from the velocity gradient.
+struct Strain {
+  Mat3 S;
+  real div_u;
+  SH_HD real SS() const {  // S:S
+    real sum = 0;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) sum += S.m[a][b] * S.m[a][b];
+    return sum;
+  }
+};
+
+SH_HD inline Strain strain(const VectorDerivatives& du) {
+  Strain st;
+  st.div_u = du.div();
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      st.S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? st.div_u / 3 : 0);
+  return st;
+}
+
+// B = curl A + B_ext and j = curl B / mu0 from A's derivatives.
+struct Magnetic {
+  Vec3 B, J;
+};
+
+SH_HD inline Magnetic magnetic(const VectorDerivatives& dA, const Physics& ph) {
+  return {dA.curl() + ph.B_ext, (1 / ph.mu0) * dA.curl_curl()};
+}
+
+// (B.1) continuity
+SH_HD inline real continuity(const Vec3& u, const Vec3& glnrho, real div_u) {
+  return -dot(u, glnrho) - div_u;
+}
+
+// (B.2) momentum: advection, pressure, Lorentz force (JxB = j x B), viscosity, forcing
+template <bool Entropy>
+SH_HD inline Vec3 momentum(const Physics& ph, const Vec3& u, const VectorDerivatives& du,
+                           const Strain& st, const Vec3& glnrho, const Vec3& gss, const Thermo& th,
+                           const Vec3& JxB, const Vec3& force) {
+  const Vec3 pressure = Entropy ? -th.cs2 * ((1 / ph.cp) * gss + glnrho) : -ph.cs2_0 * glnrho;
+  const Vec3 viscous =
+      ph.nu * (du.lap + real(1.0 / 3) * du.grad_div + 2 * (st.S * glnrho)) + ph.zeta * du.grad_div;
+  return pressure - du.grad * u + (1 / th.rho) * JxB + viscous + force;
+}
+
+// (B.4) induction, uncurled: dA/dt = u x B + eta lap A
+SH_HD inline Vec3 induction(const Physics& ph, const Vec3& u, const Vec3& B, const Vec3& lapA) {
+  return cross(u, B) + ph.eta * lapA;
+}
+
+// The scalars' derivatives that the entropy equation takes.
+struct ScalarDerivatives {
+  Vec3 grad;
+  real lap = 0;
+};
+
+// (B.3) entropy: rho T Ds/Dt = H - C + div(K grad T) + eta mu0 j^2 + 2 rho nu S:S
+//                              + zeta rho (div u)^2      (J2 = j.j, SS = S:S)
+SH_HD inline real entropy(const Physics& ph, const Vec3& u, const ScalarDerivatives& dlnrho,
+                          const ScalarDerivatives& dss, const Thermo& th, real J2, real SS,
+                          real div_u) {
+  const real T = th.cs2 / (ph.cp * (ph.gamma - 1));
+  const Vec3 glnT = (ph.gamma / ph.cp) * dss.grad + (ph.gamma - 1) * dlnrho.grad;
+  const real lap_lnT = (ph.gamma / ph.cp) * dss.lap + (ph.gamma - 1) * dlnrho.lap;
+  // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
+  const real conduction = ph.K * T * (lap_lnT + dot(glnT, glnT));
+  const real heat = ph.heating - ph.cooling + conduction + ph.eta * ph.mu0 * J2 +
+                    2 * th.rho * ph.nu * SS + ph.zeta * th.rho * div_u * div_u;
+  return -dot(u, dss.grad) + heat / (th.rho * T);
+}
+
 // F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
 // gathered derivatives; `force` already evaluated at the cell).
 template <bool Entropy>
 SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
                         real* rhs) {
-  const VectorDerivatives &du = L.du, &dA = L.dA;
-  const Vec3 u = L.u, glnrho = L.glnrho, gss = L.gss;
-  const real rho = exp(L.lnrho);
-  const Vec3 B = dA.curl() + ph.B_ext;
-  const Vec3 J = (1 / ph.mu0) * dA.curl_curl();
-  const real div_u = du.div();
-  Mat3 S;  // traceless rate of strain
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b)
-      S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? div_u / 3 : 0);
-
-  // (B.1) continuity
-  rhs[kLnrho] = -dot(u, glnrho) - div_u;
-
-  // (B.2) momentum: advection, pressure, Lorentz force, viscosity, forcing
-  Vec3 pressure = -ph.cs2_0 * glnrho;
-  real cs2 = ph.cs2_0;
-  if (Entropy) {
-    cs2 = ph.cs2_0 * exp(ph.gamma * L.ss / ph.cp + (ph.gamma - 1) * (L.lnrho - ph.lnrho0));
-    pressure = -cs2 * ((1 / ph.cp) * gss + glnrho);
-  }
-  const Vec3 viscous =
-      ph.nu * (du.lap + real(1.0 / 3) * du.grad_div + 2 * (S * glnrho)) + ph.zeta * du.grad_div;
-  const Vec3 dudt = pressure - du.grad * u + (1 / rho) * cross(J, B) + viscous + force;
+  const Magnetic m = magnetic(L.dA, ph);
+  const Strain st = strain(L.du);
+  const Thermo th = thermo<Entropy>(ph, L.lnrho, L.ss);
+  rhs[kLnrho] = continuity(L.u, L.glnrho, st.div_u);
+  const Vec3 dudt =
+      momentum<Entropy>(ph, L.u, L.du, st, L.glnrho, L.gss, th, cross(m.J, m.B), force);
   rhs[kUx] = dudt.x, rhs[kUy] = dudt.y, rhs[kUz] = dudt.z;
-
-  // (B.4) induction, uncurled: dA/dt = u x B + eta lap A
-  const Vec3 dAdt = cross(u, B) + ph.eta * dA.lap;
+  const Vec3 dAdt = induction(ph, L.u, m.B, L.dA.lap);
   rhs[kAx] = dAdt.x, rhs[kAy] = dAdt.y, rhs[kAz] = dAdt.z;
-
-  // (B.3) entropy: rho T Ds/Dt = H - C + div(K grad T) + eta mu0 j^2 + 2 rho nu S:S
-  //                              + zeta rho (div u)^2
-  if (Entropy) {
-    const real T = cs2 / (ph.cp * (ph.gamma - 1));
-    const Vec3 glnT = (ph.gamma / ph.cp) * gss + (ph.gamma - 1) * glnrho;
-    const real lap_lnT = (ph.gamma / ph.cp) * L.lap_ss + (ph.gamma - 1) * L.lap_lnrho;
-    real SS = 0;
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) SS += S.m[a][b] * S.m[a][b];
-    // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
-    const real conduction = ph.K * T * (lap_lnT + dot(glnT, glnT));
-    const real heat = ph.heating - ph.cooling + conduction + ph.eta * ph.mu0 * dot(J, J) +
-                      2 * rho * ph.nu * SS + ph.zeta * rho * div_u * div_u;
-    rhs[kSs] = -dot(u, gss) + heat / (rho * T);
-  }
+  if (Entropy)
+    rhs[kSs] = entropy(ph, L.u, {L.glnrho, L.lap_lnrho}, {L.gss, L.lap_ss}, th, dot(m.J, m.J),
+                       st.SS(), st.div_u);
   if (kinematic)  // only the induction equation evolves
     for (int v : {kLnrho, kUx, kUy, kUz, kSs}) rhs[v] = 0;
 }
 
 // What one RK3 stage needs besides the cell: w = alpha w + dt F(f), f_out = f + beta w.
+// The first stage (alpha = 0) need not read w, and the last need not write it (the next step
+// starts from alpha = 0): 80 instead of 96 bytes per variable and step.
 struct StageArgs {
   Vars in, out, w;
   View shape;  // strides of the shared layout
@@ -145,6 +202,7 @@ struct StageArgs {
   Forcing force;
   real alpha, beta, dt;
   bool kinematic;  // only A evolves (u, ln rho, s held): kinematic dynamo problems
+  bool read_w = true, write_w = true;
 };
 
 // The 2N update of every variable of a cell from its rates.
@@ -152,8 +210,8 @@ template <int Vars_>
 SH_HD inline void update(const StageArgs& a, std::ptrdiff_t o, const real* rhs) {
 #pragma unroll
   for (int v = 0; v < Vars_; ++v) {
-    const real wv = a.alpha * a.w.p[v][o] + a.dt * rhs[v];
-    a.w.p[v][o] = wv;
+    const real wv = a.alpha * (a.read_w ? a.w.p[v][o] : 0) + a.dt * rhs[v];
+    if (a.write_w) a.w.p[v][o] = wv;
     a.out.p[v][o] = a.in.p[v][o] + a.beta * wv;
   }
 }
@@ -173,12 +231,6 @@ struct Substep {
     update<kVars>(a, o, rhs);
   }
 };
-
-// Local sound speed squared (the reference value when isothermal).
-SH_HD inline real sound_speed2(const Physics& ph, bool entropy, real lnrho, real ss) {
-  if (!entropy) return ph.cs2_0;
-  return ph.cs2_0 * exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (lnrho - ph.lnrho0));
-}
 
 // B = curl A + B_ext at a cell.
 template <int Order>

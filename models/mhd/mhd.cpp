@@ -154,8 +154,9 @@ std::vector<Field*> Mhd::state_pointers(std::vector<Field>& fields) const {
 void Mhd::refresh() { halo_.exchange(state_pointers(f_)); }
 
 double Mhd::bytes_per_cell_iteration() const {
-  // Per stage: f read, w read and written, f_next written.
-  return 4.0 * vars() * sizeof(real);
+  // Per stage, averaged over the three: f read, f_next written, w written (not in the last) and
+  // read (not in the first, alpha = 0).
+  return (2.0 + 2.0 * (rk3::kStages - 1) / rk3::kStages) * vars() * sizeof(real);
 }
 
 Axes Mhd::axes() const {
@@ -182,11 +183,13 @@ StepReport Mhd::advance(real dt) {
 }
 
 template <int Order>
-void Mhd::stage_with(real alpha, real beta, real dt) {
+void Mhd::stage_with(int index, real alpha, real beta, real dt) {
   const Vars in = pointers(f_), out = pointers(next_), w = pointers(w_);
   const View shape = f_[0].view();
   const Axes ax = axes();
-  const StageArgs args{in, out, w, shape, ax, ph_, force_, alpha, beta, dt, kinematic_};
+  StageArgs args{in, out, w, shape, ax, ph_, force_, alpha, beta, dt, kinematic_};
+  args.read_w = alpha != 0;                 // the first stage
+  args.write_w = index < rk3::kStages - 1;  // the next step starts from alpha = 0
   auto update = [&](const Region& r, Lane lane, Int3 images) {
     if (entropy_)
       run_stage<Order, true>(args, r, lane, images);
@@ -219,16 +222,16 @@ void Mhd::stage(int index, real alpha, real beta, real dt) {
   if (index == 0) draw_forcing(dt);
   switch (order_) {
     case 2:
-      stage_with<2>(alpha, beta, dt);
+      stage_with<2>(index, alpha, beta, dt);
       break;
     case 4:
-      stage_with<4>(alpha, beta, dt);
+      stage_with<4>(index, alpha, beta, dt);
       break;
     case 8:
-      stage_with<8>(alpha, beta, dt);
+      stage_with<8>(index, alpha, beta, dt);
       break;
     default:
-      stage_with<6>(alpha, beta, dt);
+      stage_with<6>(index, alpha, beta, dt);
   }
   for (int v = 0; v < vars(); ++v) f_[v].swap_data(next_[v]);
 }

@@ -33,6 +33,7 @@ class Mhd final : public Model, public rk3::Problem {
 
   int vars() const { return entropy_ ? kMaxVars : kMaxVars - 1; }
   Field& var(int v) { return f_[v]; }
+  Field& rk_register(int v) { return w_[v]; }
   const Physics& physics() const { return ph_; }
   int order() const { return order_; }
   // How a stage fills the halo: "images" (one rank, tiled kernel: the kernel writes the periodic
@@ -44,7 +45,7 @@ class Mhd final : public Model, public rk3::Problem {
 
  private:
   template <int Order>
-  void stage_with(real alpha, real beta, real dt);
+  void stage_with(int index, real alpha, real beta, real dt);
   template <int Order, bool Entropy>
   void run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 images);
   template <int Order>

@@ -254,7 +254,7 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
         // The RK registers early: loaded after the stores below, each would wait for memory in
         // turn (the compiler cannot know that w and out do not alias).
 #pragma unroll
-      for (int v = 0; v < kVars; ++v) w[v] = a.w.p[v][o];
+      for (int v = 0; v < kVars; ++v) w[v] = a.read_w ? a.w.p[v][o] : 0;
       int z[2 * R + 1];
 #pragma unroll
       for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * P;
@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
 #pragma unroll
       for (int v = 0; v < kVars; ++v) {  // update() of kernels.hpp, f read from shared memory
         const real wv = a.alpha * w[v] + a.dt * rhs[v];
-        a.w.p[v][o] = wv;
+        if (a.write_w) a.w.p[v][o] = wv;
         a.out.p[v][o] = next_f[v] = f0[v] + a.beta * wv;
       }
       // The periodic images of the cell in the halo (faces, edges, corners: up to 7), the same
