@@ -38,23 +38,19 @@ std::string to_string(BcKind kind) { return kind == BcKind::neumann ? "neumann" 
 void apply_boundaries(const Exec& ex, const Decomposition& dec, Field& f, const SideBcs& bcs,
                       Lane lane) {
   const Layout& l = f.layout();
-  for (int a = 0; a < 3; ++a) {
-    if (l.h[a] == 0 || dec.grid().periodic[a]) continue;
+  for_each_boundary_side(dec, l, [&](int a, int side) {
     const bool stag = staggered(f.location(), a);
     const int n = l.n[a], h = l.h[a];
-    for (int side = 0; side < 2; ++side) {
-      if (side == 0 ? !dec.at_low(a) : !dec.at_high(a)) continue;
-      Region r = l.all();
-      if (side == 0) {
-        r.hi[a] = stag ? 1 : 0;  // a staggered field's boundary point sits at index 0
-      } else {
-        r.lo[a] = n;  // ... and at index n on the high side
-        r.hi[a] = n + h;
-      }
-      const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
-      for_each(ex, r, lane, FillGhosts{f.view(), a, mirror, bcs[2 * a + side]});
+    Region r = l.all();
+    if (side == 0) {
+      r.hi[a] = stag ? 1 : 0;  // a staggered field's boundary point sits at index 0
+    } else {
+      r.lo[a] = n;  // ... and at index n on the high side
+      r.hi[a] = n + h;
     }
-  }
+    const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
+    for_each(ex, r, lane, FillGhosts{f.view(), a, mirror, bcs[2 * a + side]});
+  });
 }
 
 }  // namespace staghorn

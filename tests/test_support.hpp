@@ -7,6 +7,7 @@
 
 #include "core/comm.hpp"
 #include "core/error.hpp"
+#include "core/field.hpp"
 
 namespace staghorn::test {
 
@@ -22,6 +23,18 @@ inline std::string gather_text(const Comm& comm, const std::string& local) {
   std::string out;
   for (int r = 0; r < comm.size(); ++r)
     if (lens[r] > 0) out += "rank " + std::to_string(r) + ": " + all.substr(displs[r], lens[r]);
+  return out;
+}
+
+// Interior values of a field on this rank, x fastest.
+inline std::vector<real> interior_values(const Field& f) {
+  const std::vector<real> all = f.to_host();
+  const Layout& l = f.layout();
+  std::vector<real> out;
+  out.reserve(static_cast<std::size_t>(l.n.x) * l.n.y * l.n.z);
+  for (int k = 0; k < l.n.z; ++k)
+    for (int j = 0; j < l.n.y; ++j)
+      for (int i = 0; i < l.n.x; ++i) out.push_back(all[l.index(i, j, k)]);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "models/hydromech/boundary.hpp"
 
+#include "core/boundary.hpp"
 #include "core/error.hpp"
 #include "core/for_each.hpp"
 
@@ -49,39 +50,31 @@ PeBcKind parse_pe_bc(const std::string& name) {
 void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, const PeBcs& bcs,
                          const real body[3], Lane lane) {
   const Layout& l = Pe.layout();
-  for (int a = 0; a < 3; ++a) {
-    if (l.h[a] == 0 || dec.grid().periodic[a]) continue;
+  for_each_boundary_side(dec, l, [&](int a, int side) {
     const int n = l.n[a], h = l.h[a];
     const real drop = body[a] * dec.grid().spacing(a);
-    for (int side = 0; side < 2; ++side) {
-      if (side == 0 ? !dec.at_low(a) : !dec.at_high(a)) continue;
-      Region r = l.all();
-      if (side == 0) {
-        r.hi[a] = 0;
-      } else {
-        r.lo[a] = n;
-        r.hi[a] = n + h;
-      }
-      const int mirror = side == 0 ? -1 : 2 * n - 1;
-      for_each(ex, r, lane, FillPeGhosts{Pe.view(), a, mirror, bcs[2 * a + side], drop});
+    Region r = l.all();
+    if (side == 0) {
+      r.hi[a] = 0;
+    } else {
+      r.lo[a] = n;
+      r.hi[a] = n + h;
     }
-  }
+    const int mirror = side == 0 ? -1 : 2 * n - 1;
+    for_each(ex, r, lane, FillPeGhosts{Pe.view(), a, mirror, bcs[2 * a + side], drop});
+  });
 }
 
 void extrapolate_porosity_at_open_sides(const Exec& ex, const Decomposition& dec, Field& f,
                                         const PeBcs& bcs, real offset, Lane lane) {
   const Layout& l = f.layout();
-  for (int a = 0; a < 3; ++a) {
-    if (l.h[a] == 0 || dec.grid().periodic[a]) continue;
-    for (int side = 0; side < 2; ++side) {
-      if (bcs[2 * a + side].kind != PeBcKind::dirichlet) continue;
-      if (side == 0 ? !dec.at_low(a) : !dec.at_high(a)) continue;
-      Region r = l.all();
-      r.lo[a] = side == 0 ? -1 : l.n[a];
-      r.hi[a] = r.lo[a] + 1;
-      for_each(ex, r, lane, LogLinearGhost{f.view(), a, side == 0 ? 1 : -1, offset});
-    }
-  }
+  for_each_boundary_side(dec, l, [&](int a, int side) {
+    if (bcs[2 * a + side].kind != PeBcKind::dirichlet) return;
+    Region r = l.all();
+    r.lo[a] = side == 0 ? -1 : l.n[a];
+    r.hi[a] = r.lo[a] + 1;
+    for_each(ex, r, lane, LogLinearGhost{f.view(), a, side == 0 ? 1 : -1, offset});
+  });
 }
 
 }  // namespace staghorn::hydromech

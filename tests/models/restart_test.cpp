@@ -9,6 +9,7 @@
 #include "models/app/run.hpp"
 #include "precision.hpp"
 #include "test_dirs.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -19,12 +20,7 @@ std::vector<real> read_H(const std::string& path, const Decomposition& dec) {
   const Layout layout{dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}};
   Field H("H", Location::cell, layout, Backend::cpu);
   io::read_snapshot(path, dec, {&H});
-  const std::vector<real> all = H.to_host();
-  std::vector<real> interior;
-  for (int k = 0; k < layout.n.z; ++k)
-    for (int j = 0; j < layout.n.y; ++j)
-      for (int i = 0; i < layout.n.x; ++i) interior.push_back(all[layout.index(i, j, k)]);
-  return interior;
+  return interior_values(H);
 }
 
 app::RunRequest request(const std::string& config, const std::string& out) {

@@ -6,6 +6,7 @@
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "models/hydromech/hydromech.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 
@@ -31,17 +32,6 @@ struct HydroMechRun {
     for (long long s = 0; s < (steps < 0 ? settings.steps : steps); ++s)
       iterations += model->advance(settings.dt).iterations;
     return iterations;
-  }
-
-  // Interior values of a field on this rank, x fastest.
-  static std::vector<real> interior(const Field& f) {
-    const std::vector<real> all = f.to_host();
-    std::vector<real> out;
-    const Int3 n = f.layout().n;
-    for (int k = 0; k < n.z; ++k)
-      for (int j = 0; j < n.y; ++j)
-        for (int i = 0; i < n.x; ++i) out.push_back(all[f.layout().index(i, j, k)]);
-    return out;
   }
 
   // Global coordinate of the centre of local cell i along `axis`.

@@ -38,7 +38,7 @@ struct Column {
 // Centroid of the porosity excess over the background (1) along x, within `window` of the peak
 // (the periodic images of the far tails stay out).
 double centroid(const HydroMechRun& r, double window = 15) {
-  const std::vector<real> phi = HydroMechRun::interior(r.model->phi());
+  const std::vector<real> phi = interior_values(r.model->phi());
   const int peak = static_cast<int>(std::max_element(phi.begin(), phi.end()) - phi.begin());
   double m = 0, mz = 0;
   for (std::size_t i = 0; i < phi.size(); ++i) {
@@ -52,7 +52,7 @@ double centroid(const HydroMechRun& r, double window = 15) {
 
 // Max |phi - exact wave peaked at zc| relative to the wave's height A - 1.
 double shape_error(const HydroMechRun& r, const hydromech::SolitaryWave& w, double zc) {
-  const std::vector<real> phi = HydroMechRun::interior(r.model->phi());
+  const std::vector<real> phi = interior_values(r.model->phi());
   double err = 0;
   for (std::size_t i = 0; i < phi.size(); ++i) {
     double f, P;

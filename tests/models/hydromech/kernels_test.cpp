@@ -37,7 +37,7 @@ io::json layer(const std::string& kernel, double smoothing, int m) {
 
 // max |a - b| / max |b| over the interior.
 double relative_difference(const Field& a, const Field& b) {
-  const std::vector<real> x = HydroMechRun::interior(a), y = HydroMechRun::interior(b);
+  const std::vector<real> x = interior_values(a), y = interior_values(b);
   double diff = 0, scale = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     diff = std::max(diff, std::fabs(double(x[i]) - y[i]));
@@ -65,7 +65,7 @@ TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
     r->model->iterate(5);
   }
   const double after_iterations = relative_difference(fast.model->Pe(), ref.model->Pe());
-  EXPECT_GT(std::fabs(HydroMechRun::interior(ref.model->Pe())[0]), 0);  // Pe has moved
+  EXPECT_GT(std::fabs(interior_values(ref.model->Pe())[0]), 0);  // Pe has moved
   EXPECT_LT(after_iterations, 1e-12);
   // Whole steps (convergence checks, porosity update, a new step's restart of the stored phi).
   HydroMechRun ref2(layer("generic", c.smoothing, c.m)), fast2(layer(c.kernel, c.smoothing, c.m));

@@ -26,6 +26,7 @@
 
 #include "mhd_fixture.hpp"
 #include "solvers/rk3.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -43,16 +44,6 @@ io::json random_state(int n, const std::string& kernel) {
         {"initial", {{"type", "noise"}, {"amplitude", 0.05}, {"field_amplitude", 0.05}}}}}};
 }
 
-std::vector<real> interior(const Field& f) {
-  const std::vector<real> all = f.to_host();
-  std::vector<real> out;
-  const Int3 n = f.layout().n;
-  for (int k = 0; k < n.z; ++k)
-    for (int j = 0; j < n.y; ++j)
-      for (int i = 0; i < n.x; ++i) out.push_back(all[f.layout().index(i, j, k)]);
-  return out;
-}
-
 // The spacing of doubles at x: one ulp.
 double ulp_of(double x) { return std::ldexp(1.0, std::ilogb(x) - 52); }
 
@@ -61,7 +52,7 @@ std::vector<std::vector<real>> one_stage(MhdRun& r) {
   r.model->stage(0, rk3::kAlpha[0], rk3::kBeta[0], kDt);
   r.exec.synchronize();
   std::vector<std::vector<real>> out;
-  for (int v = 0; v < r.model->vars(); ++v) out.push_back(interior(r.model->var(v)));
+  for (int v = 0; v < r.model->vars(); ++v) out.push_back(interior_values(r.model->var(v)));
   return out;
 }
 
@@ -90,7 +81,7 @@ TEST(MhdParity, TiledCudaStageMatchesGenericCpu) {
   MhdRun cpu(random_state(n, "generic")), generic(random_state(n, "generic"), Exec::cuda(0)),
       tiled(random_state(n, "tiled"), Exec::cuda(0));
   std::vector<std::vector<real>> before;
-  for (int v = 0; v < cpu.model->vars(); ++v) before.push_back(interior(cpu.model->var(v)));
+  for (int v = 0; v < cpu.model->vars(); ++v) before.push_back(interior_values(cpu.model->var(v)));
   const auto c = one_stage(cpu), g = one_stage(generic), t = one_stage(tiled);
   for (int v = 0; v < cpu.model->vars(); ++v) {
     const std::string name = cpu.model->var(v).name();

@@ -13,6 +13,7 @@
 
 #include "core/derivatives.hpp"
 #include "mhd_fixture.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -198,16 +199,8 @@ std::vector<std::vector<real>> two_steps(bool poison_w) {
     w.from_host(std::vector<real>(w.layout().count(), poison_w ? real(NAN) : real(0)));
   }
   r.run();
-  std::vector<std::vector<real>> f;  // interior cells of each variable
-  for (int v = 0; v < r.model->vars(); ++v) {
-    const Field& x = r.model->var(v);
-    const std::vector<real> all = x.to_host();
-    const Int3 n = x.layout().n;
-    f.emplace_back();
-    for (int k = 0; k < n.z; ++k)
-      for (int j = 0; j < n.y; ++j)
-        for (int i = 0; i < n.x; ++i) f.back().push_back(all[x.layout().index(i, j, k)]);
-  }
+  std::vector<std::vector<real>> f;
+  for (int v = 0; v < r.model->vars(); ++v) f.push_back(interior_values(r.model->var(v)));
   return f;
 }
 
