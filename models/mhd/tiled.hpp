@@ -22,16 +22,20 @@
 
 #include <cuda_pipeline.h>
 
+#include <cstdint>
+
 #include "core/backend.hpp"
+#include "core/bulk_copy.hpp"
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
 
 namespace staghorn::mhd {
 namespace tiled {
 
-// Threads (columns) per block: 32 x 8, or 8 x 32 for regions narrower than 32 cells along x (the
-// boundary shell's x slabs), whose planes take the same shared memory.
+// Threads (columns) per block: 32 x 8, or 16 x 16 for regions narrower than 32 cells along x (the
+// boundary shell's x slabs).
 constexpr int kTX = 32, kTY = 8;
+constexpr int kThinTX = 16, kThinTY = 16;
 constexpr int kRing = 8;    // planes per vector component: 2R + 1 in use, 1 being filled
 constexpr int kChunk = 64;  // cells along z per block
 
@@ -45,14 +49,22 @@ constexpr bool supports(int order) { return 2 * (order / 2) + 2 <= kRing; }
 
 template <int Order, int TX = kTX, int TY = kTY>
 struct Shape {
-  static constexpr int R = Order / 2;
-  static constexpr int W = TX + 2 * R, H = TY + 2 * R, kPlane = W * H;
+  static constexpr int R = Order / 2, H = TY + 2 * R;
+  // Vector planes arrive as bulk runs of whole 16-byte units, one per row: W cells hold the
+  // longest (the tile and its halo, TX + 2R, widened to units at both ends); planes start on
+  // 128-byte lines.
+  static constexpr int W = bulk::floor_unit(TX + 2 * R + 2 * (bulk::kUnit - 1));
+  static constexpr int kPlane = bulk::line_cells(W * H);
+  // Scalar planes arrive cell by cell: tight rows.
+  static constexpr int WS = TX + 2 * R, kScalarPlane = WS * H;
   static constexpr int kThreads = TX * TY;
 };
 
-template <int Order, bool Entropy>
+template <int Order, bool Entropy, int TX, int TY>
 constexpr std::size_t shared_bytes() {
-  return std::size_t(6 * kRing + (Entropy ? 2 : 1) * 2) * Shape<Order>::kPlane * sizeof(real);
+  using S = Shape<Order, TX, TY>;
+  return (std::size_t(6 * kRing) * S::kPlane + (Entropy ? 2 : 1) * 2 * S::kScalarPlane) *
+         sizeof(real);
 }
 
 // A vector component around the thread's cell: in-plane neighbours at compile-time offsets,
@@ -168,88 +180,105 @@ __device__ inline int image_shift(int c, int n) {
   return n == 0 ? 0 : (c < R ? n : (c >= n - R ? -n : 0));
 }
 
+// Shared memory of one block: the rings of u and A, the scalar planes, and the barriers. Step s
+// of the z march uses barrier pair s & 1: `full` completes when the planes the step needs have
+// landed, `empty` when every warp has done its shared loads of the step.
+template <int Order, bool Entropy, int TX, int TY>
+struct Smem {
+  using S = Shape<Order, TX, TY>;
+  real* ring;    // [6 components][kRing slots][plane]
+  real* plane;   // [scalar][2 buffers][scalar plane]
+  std::uint64_t* full;
+  std::uint64_t* empty;
+  __device__ real* slot(int c, int k) const { return ring + (c * kRing + (k & (kRing - 1))) * S::kPlane; }
+  __device__ real* scalar(int s, int k) const { return plane + (2 * s + (k & 1)) * S::kScalarPlane; }
+};
+
+// Where a block's vector rows come from: row y of a plane is the run of cells [x0, x1) of row
+// j0 - R + y, for the rows y < rows (rows past the region's halo are not needed and may lie
+// outside the arrays); the tile's first halo cell sits at `shift` in the shared row.
+struct Rows {
+  int x0, x1, rows, shift;
+};
+
 template <int Order, bool Entropy, int TX, int TY>
 __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int chunk, Int3 wrap) {
   using S = Shape<Order, TX, TY>;
-  constexpr int R = S::R, W = S::W, P = S::kPlane, N = S::kThreads;
+  constexpr int R = S::R, W = S::W, WS = S::WS, H = S::H, N = S::kThreads;
   constexpr int kScalars = Entropy ? 2 : 1;
   constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
-  constexpr int kCopied = 6 + kScalars;  // planes copied per step: u, A, then ln rho (and s)
-  // Each thread copies the plane cells tid + l N, l < kFull, of every variable; the kRem cells
-  // left over of all variables are spread over the threads (fewer copy instructions than a
-  // ragged last round per variable).
-  constexpr int kFull = P / N, kRem = P % N, kRemRounds = (kRem * kCopied + N - 1) / N;
-  extern __shared__ real smem[];
-  real* const ring = smem;                   // [6 components][kRing slots][plane]
-  real* const plane = smem + 6 * kRing * P;  // [scalar][2 buffers][plane]
+  // Scalar plane cells each thread copies: tid + l N, l < kRounds.
+  constexpr int kRounds = (S::kScalarPlane + N - 1) / N;
+  extern __shared__ __align__(128) real smem[];
+  __shared__ std::uint64_t bars[4];
+  const Smem<Order, Entropy, TX, TY> sm{smem, smem + 6 * kRing * S::kPlane, bars, bars + 2};
 
-  const int tid = threadIdx.x + TX * threadIdx.y;
+  const int tid = threadIdx.x + TX * threadIdx.y, lane = tid % 32;
   const int i0 = r.lo.x + blockIdx.x * TX, j0 = r.lo.y + blockIdx.y * TY;
   const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
   const int i = i0 + threadIdx.x, j = j0 + threadIdx.y;
   const bool inside = i < r.hi.x && j < r.hi.y;
-  const int local = (threadIdx.x + R) + W * (threadIdx.y + R);
   const std::ptrdiff_t sz = a.shape.sz;
   const int sy = static_cast<int>(a.shape.sy);
-
-  // Where plane cell t lies in the arrays' plane (32-bit: one plane of the arrays is far below
-  // 2^31 cells), and whether it is needed: cells past the region's halo are not, and may lie
-  // outside the arrays.
-  auto source = [&](int t, int& src) {
-    const int gi = i0 - R + t % W, gj = j0 - R + t / W;
-    src = gi + gj * sy;
-    return gi < r.hi.x + R && gj < r.hi.y + R;
-  };
-  int src[kFull];
-  bool full_ok[kFull];
-#pragma unroll
-  for (int l = 0; l < kFull; ++l) full_ok[l] = source(tid + l * N, src[l]);
-  int rem_src[kRemRounds], rem_cell[kRemRounds], rem_var[kRemRounds];
-  bool rem_ok[kRemRounds];
-#pragma unroll
-  for (int l = 0; l < kRemRounds; ++l) {
-    const int c = tid + l * N;
-    rem_var[l] = c / kRem;
-    rem_cell[l] = kFull * N + c % kRem;
-    rem_ok[l] = c < kRem * kCopied && source(rem_cell[l], rem_src[l]);
-  }
-  // Copied variable c's array, and its plane k's slot in shared memory.
+  const Rows rows{bulk::floor_unit(i0 - R),
+                  min(bulk::ceil_unit(i0 + TX + R), bulk::ceil_unit(r.hi.x + R)),
+                  min(H, r.hi.y + 2 * R - j0), i0 - R - bulk::floor_unit(i0 - R)};
+  const int local = rows.shift + (threadIdx.x + R) + W * (threadIdx.y + R);
+  const int slocal = (threadIdx.x + R) + WS * (threadIdx.y + R);
+  const std::uint32_t plane_bytes = rows.rows * (rows.x1 - rows.x0) * sizeof(real);
   auto array = [&](int c) { return a.in.p[c < 6 ? kUx + c : (c == 6 ? kLnrho : kSs)]; };
-  auto slot = [&](int c, int k) {
-    return c < 6 ? ring + (c * kRing + (k & (kRing - 1))) * P : plane + (2 * (c - 6) + (k & 1)) * P;
+
+  // Vector planes: thread t < 6 rows hands row t % rows of component t / rows to the copy
+  // engine, plane after plane (thread 0 announces the bytes).
+  static_assert(6 * H <= N, "a thread per vector row");
+  const bool copies_row = tid < 6 * rows.rows;
+  const int row_c = copies_row ? tid / rows.rows : 0, row_y = tid - row_c * rows.rows;
+  const real* const row_from = array(row_c) + rows.x0 + (j0 - R + row_y) * sy;
+  const int row_to = row_c * kRing * S::kPlane + row_y * W;
+  auto copy_vectors = [&](int k, int planes, std::uint64_t* bar) {
+    if (tid == 0) bulk::arrive_expecting(bar, 6 * planes * plane_bytes);
+    if (copies_row)
+      for (int kv = k; kv < k + planes; ++kv)
+        bulk::copy(sm.ring + row_to + (kv & (kRing - 1)) * S::kPlane, row_from + kv * sz,
+                   rows.x1 - rows.x0, bar);
   };
-  // Planes kv of u and A and ks of the scalars into shared memory, asynchronously.
-  auto fetch = [&](int kv, int ks) {
+  // Scalar planes: each thread copies its cells and reports to the barrier when they are in.
+  int src[kRounds];
+  bool needed[kRounds];
 #pragma unroll
-    for (int c = 0; c < kCopied; ++c) {
-      const int k = c < 6 ? kv : ks;
-      real* const to = slot(c, k) + tid;
-      const real* const from = array(c) + k * sz;
+  for (int l = 0; l < kRounds; ++l) {
+    const int t = tid + l * N, gi = i0 - R + t % WS, gj = j0 - R + t / WS;
+    src[l] = gi + gj * sy;
+    needed[l] = t < S::kScalarPlane && gi < r.hi.x + R && gj < r.hi.y + R;
+  }
+  auto copy_scalars = [&](int ks, std::uint64_t* bar) {
 #pragma unroll
-      for (int l = 0; l < kFull; ++l)
-        if (full_ok[l]) __pipeline_memcpy_async(to + l * N, from + src[l], sizeof(real));
-    }
+    for (int s = 0; s < kScalars; ++s)
 #pragma unroll
-    for (int l = 0; l < kRemRounds; ++l)
-      if (rem_ok[l]) {
-        const int c = rem_var[l], k = c < 6 ? kv : ks;
-        __pipeline_memcpy_async(slot(c, k) + rem_cell[l], array(c) + k * sz + rem_src[l],
-                                sizeof(real));
-      }
+      for (int l = 0; l < kRounds; ++l)
+        if (needed[l])
+          __pipeline_memcpy_async(sm.scalar(s, ks) + tid + l * N, array(6 + s) + ks * sz + src[l],
+                                  sizeof(real));
+    bulk::arrive_on_copies(bar);
   };
 
+  if (tid == 0) {
+    for (int b = 0; b < 2; ++b) bulk::init(&sm.full[b], 1 + N), bulk::init(&sm.empty[b], N / 32);
+    bulk::fence_init();
+  }
+  __syncthreads();  // the barriers are initialised
+  // The first step's planes: kb - R .. kb + R of u and A, kb of the scalars.
+  copy_vectors(kb - R, 2 * R + 1, &sm.full[0]);
+  copy_scalars(kb, &sm.full[0]);
   std::ptrdiff_t o = a.shape.offset(i, j, kb);
   real q[kScalars][2 * R + 1];  // scalar columns k - R .. k + R
-  for (int m = -R; m <= R; ++m) fetch(kb + m, kb);
 #pragma unroll
   for (int s = 0; s < kScalars; ++s)
 #pragma unroll
     for (int m = -R; m <= R; ++m) q[s][m + R] = inside ? array(6 + s)[o + m * sz] : 0;
-  __pipeline_commit();
-  __pipeline_wait_prior(0);
-  __syncthreads();
 
   for (int k = kb; k < ke; ++k, o += sz) {
+    const int step = k - kb;
     const bool more = k + 1 < ke;
     real next[kScalars], w[kVars];
     Local L;
@@ -261,27 +290,36 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
         // turn (the compiler cannot know that w and out do not alias).
 #pragma unroll
       for (int v = 0; v < kVars; ++v) w[v] = kSkipFirstRead && !a.read_w ? 0 : a.w.p[v][o];
+    }
+    bulk::wait(&sm.full[step & 1], (step >> 1) & 1);
+    if (inside) {
       int z[2 * R + 1];
 #pragma unroll
-      for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * P;
-      const PlaneAt<R, W> lnrho{plane + (k & 1) * P + local, q[0]};
+      for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * S::kPlane;
+      const PlaneAt<R, WS> lnrho{sm.scalar(0, k) + slocal, q[0]};
       L.lnrho = f0[kLnrho] = lnrho(0, 0, 0);
       L.glnrho = gradient<Order>(lnrho, a.ax);
       if (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, a.ax);
-      add_vector<Order, kUx, S>(ring, local, z, a.ax, L, f0);
-      add_vector<Order, kAx, S>(ring, local, z, a.ax, L, f0);
+      add_vector<Order, kUx, S>(sm.ring, local, z, a.ax, L, f0);
+      add_vector<Order, kAx, S>(sm.ring, local, z, a.ax, L, f0);
       if (Entropy) {
-        const PlaneAt<R, W> ss{plane + (2 + (k & 1)) * P + local, q[kScalars - 1]};
+        const PlaneAt<R, WS> ss{sm.scalar(kScalars - 1, k) + slocal, q[kScalars - 1]};
         L.ss = f0[kSs] = ss(0, 0, 0);
         L.gss = gradient<Order>(ss, a.ax);
         L.lap_ss = laplacian<Order>(ss, a.ax);
       }
     }
-    // The next step's planes, issued once this step's shared loads are done (issued before them,
-    // the copies queue behind them and stall the threads on their address registers), while the
-    // pointwise physics below runs.
-    if (more) fetch(k + R + 1, k + 1);
-    __pipeline_commit();
+    __syncwarp();
+    if (lane == 0) bulk::arrive(&sm.empty[step & 1]);  // this warp's shared loads are done
+    // The next step's planes go where planes k - R - 1 (ring) and k - 1 (scalars) were, which
+    // the step before read last: once every warp is past it, and while the physics below runs,
+    // so that warps need not keep in step.
+    if (more) {
+      if (step > 0) bulk::wait(&sm.empty[(step - 1) & 1], ((step - 1) >> 1) & 1);
+      std::uint64_t* const bar = &sm.full[(step + 1) & 1];
+      copy_vectors(k + R + 1, 1, bar);
+      copy_scalars(k + 1, bar);
+    }
     if (inside) {
       real rhs[kMaxVars];
       rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
@@ -289,7 +327,6 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
 #pragma unroll
       for (int v = 0; v < kVars; ++v) {  // update() of kernels.hpp, f read from shared memory
         const real wv = a.alpha * w[v] + a.dt * rhs[v];
-
         if (a.write_w) a.w.p[v][o] = wv;
         a.out.p[v][o] = next_f[v] = f0[v] + a.beta * wv;
       }
@@ -306,15 +343,13 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
 #pragma unroll
           for (int v = 0; v < kVars; ++v) a.out.p[v][o + d] = next_f[v];
         }
-    }
-    __pipeline_wait_prior(0);
-    __syncthreads();  // the planes of step k + 1 are in; every thread is done with step k's
-    if (more && inside) {
+      if (more) {
 #pragma unroll
-      for (int s = 0; s < kScalars; ++s) {
+        for (int s = 0; s < kScalars; ++s) {
 #pragma unroll
-        for (int m = 0; m < 2 * R; ++m) q[s][m] = q[s][m + 1];
-        q[s][2 * R] = next[s];
+          for (int m = 0; m < 2 * R; ++m) q[s][m] = q[s][m + 1];
+          q[s][2 * R] = next[s];
+        }
       }
     }
   }
@@ -326,8 +361,7 @@ namespace tiled {
 template <int Order, bool Entropy, int TX, int TY>
 void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk, Int3 wrap) {
   const Int3 e = r.extent();
-  constexpr std::size_t bytes = shared_bytes<Order, Entropy>();
-  static_assert(Shape<Order, TX, TY>::kPlane <= Shape<Order>::kPlane, "planes fit");
+  constexpr std::size_t bytes = shared_bytes<Order, Entropy, TX, TY>();
   cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
@@ -336,16 +370,17 @@ void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk,
 }
 }  // namespace tiled
 
-// One stage on region r with the tiled kernel (orders 2-6, 3-D). wrap: the interior extent along
-// each axis whose halo is the block's own opposite side (a periodic axis held by one rank, block
-// at least 2 halos thick), 0 elsewhere; the kernel then also writes each new value into the halo
-// cells that are its periodic images, so that no exchange is needed along those axes.
+// One stage on region r with the tiled kernel (orders 2-6, 3-D; the arrays' rows 16-byte aligned
+// as Layout makes them). wrap: the interior extent along each axis whose halo is the block's own
+// opposite side (a periodic axis held by one rank, block at least 2 halos thick), 0 elsewhere;
+// the kernel then also writes each new value into the halo cells that are its periodic images,
+// so that no exchange is needed along those axes.
 template <int Order, bool Entropy>
 void launch_tiled(CUstream_st* stream, const Region& r, const StageArgs& a,
                   int chunk = tiled::kChunk, Int3 wrap = {0, 0, 0}) {
   static_assert(tiled::supports(Order), "the tiled kernel's ring holds orders 2-6");
   if (r.extent().x < tiled::kTX && r.extent().y >= tiled::kTX)
-    tiled::launch<Order, Entropy, tiled::kTY, tiled::kTX>(stream, r, a, chunk, wrap);
+    tiled::launch<Order, Entropy, tiled::kThinTX, tiled::kThinTY>(stream, r, a, chunk, wrap);
   else
     tiled::launch<Order, Entropy, tiled::kTX, tiled::kTY>(stream, r, a, chunk, wrap);
 }
