@@ -10,7 +10,6 @@
 // CUtensorMap) faults as an illegal instruction even in the CUDA programming guide's own
 // example, while these 1-D runs work: docs/models/mhd.md.
 #include <cstdint>
-
 #include <cuda/ptx>
 
 #include "core/backend.hpp"

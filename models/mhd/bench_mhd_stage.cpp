@@ -6,7 +6,8 @@
 // it prints figures, it asserts nothing.
 // Each timing is the median over whole RK3 steps of three stage launches (the first reads no w,
 // the last writes none), per stage.
-// Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0]
+// Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=64]
+//   chunk: cells along z per block of the tiled kernel.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -74,7 +75,8 @@ struct State {
     for (std::size_t v = 0; v < in.size(); ++v)
       a.in.p[v] = in[v].view().p, a.out.p[v] = out[v].view().p, a.w.p[v] = w[v].view().p;
     a.shape = in[0].view();
-    a.ax = {{1, a.shape.sy, a.shape.sz}, {1 / dx, 1 / dx, 1 / dx}};
+    const real r1 = real(1 / dx);
+    a.ax = {{1, a.shape.sy, a.shape.sz}, {r1, r1, r1}};
     a.ph = {1, 5.0 / 3, 1, 0, 5e-3, 1e-3, 5e-3, 1, 1e-3, 0, 0, Vec3{0.1, 0.2, 0.3}};
     a.alpha = -5.0 / 9, a.beta = 15.0 / 16, a.dt = 1e-4, a.kinematic = false;
     return a;
@@ -130,7 +132,8 @@ double seconds_per_stage(const Exec& ex, const StageArgs& a, int steps, Launch l
 }
 
 template <bool Entropy>
-void run(const Exec& ex, int n, int steps) {
+void run(const Exec& ex, int n, int steps, int chunk) {
+  (void)chunk;  // the tiled kernel only
   constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
   const Layout layout{{n, n, n}, {kHalo, kHalo, kHalo}};
   State s(layout, ex.backend(), kVars);
@@ -159,11 +162,11 @@ void run(const Exec& ex, int n, int steps) {
 #if defined(__CUDACC__)
   if (ex.on_device()) {
     s.reset_w();
-    launch_tiled<kOrder, Entropy>(ex.stream(Lane::inner), r, a);
+    launch_tiled<kOrder, Entropy>(ex.stream(Lane::inner), r, a, chunk);
     ex.synchronize();
     const double ulps = ulps_of_range(generic_out, s.out);
     report("tiled", seconds_per_stage(ex, a, steps, [&](const StageArgs& s) {
-             launch_tiled<kOrder, Entropy>(ex.stream(Lane::inner), r, s);
+             launch_tiled<kOrder, Entropy>(ex.stream(Lane::inner), r, s, chunk);
            }));
     std::printf("  tiled - generic after one stage: %.2f ulps of the range (worst variable)\n",
                 ulps);
@@ -178,10 +181,11 @@ int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
   const bool isothermal = argc > 3 && std::atoi(argv[3]) != 0;
+  const int chunk = argc > 4 ? std::atoi(argv[4]) : 64;
   const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   if (isothermal)
-    run<false>(ex, n, steps);
+    run<false>(ex, n, steps, chunk);
   else
-    run<true>(ex, n, steps);
+    run<true>(ex, n, steps, chunk);
   return 0;
 }

@@ -16,14 +16,14 @@ struct Axes {
 
 template <int O>
 SH_HD inline real d_da(const real* p, const Axes& ax, int a) {
-  return fd::d1<O>(p, ax.s[a]) * ax.r1[a];
+  return fd::d1<O>(p, ax.s[a], ax.r1[a]);
 }
 
 // d2 f / dx_a dx_b; a == b is the plain second derivative.
 template <int O>
 SH_HD inline real d2_dadb(const real* p, const Axes& ax, int a, int b) {
-  if (a == b) return fd::d2<O>(p, ax.s[a]) * (ax.r1[a] * ax.r1[a]);
-  return fd::d2_mixed<O>(p, ax.s[a], ax.s[b]) * (ax.r1[a] * ax.r1[b]);
+  if (a == b) return fd::d2<O>(p, ax.s[a], ax.r1[a] * ax.r1[a]);
+  return fd::d2_mixed<O>(p, ax.s[a], ax.s[b], ax.r1[a] * ax.r1[b]);
 }
 
 template <int O>

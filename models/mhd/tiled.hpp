@@ -50,11 +50,10 @@ constexpr bool supports(int order) { return 2 * (order / 2) + 2 <= kRing; }
 template <int Order, int TX = kTX, int TY = kTY>
 struct Shape {
   static constexpr int R = Order / 2, H = TY + 2 * R;
-  // Vector planes arrive as bulk runs of whole 16-byte units, one per row: W cells hold the
-  // longest (the tile and its halo, TX + 2R, widened to units at both ends); planes start on
-  // 128-byte lines.
+  // Vector planes arrive as bulk runs, one per row: W cells hold the tile and its halo, TX + 2R,
+  // widened to whole 16-byte units at both ends.
   static constexpr int W = bulk::floor_unit(TX + 2 * R + 2 * (bulk::kUnit - 1));
-  static constexpr int kPlane = bulk::line_cells(W * H);
+  static constexpr int kPlane = W * H;
   // Scalar planes arrive cell by cell: tight rows.
   static constexpr int WS = TX + 2 * R, kScalarPlane = WS * H;
   static constexpr int kThreads = TX * TY;
@@ -86,79 +85,88 @@ struct PlaneAt {
   }
 };
 
-// fd::d1, fd::d2 and fd::d2_mixed on an accessor; axes are compile-time (A, B: 0, 1, 2).
+// The difference weights with the grid spacing folded in, as core/derivatives.hpp folds them
+// (the same products): w_m / dx_a (first derivatives), w_m / dx_a^2 (second) and
+// w_m / (4 dx_a dx_b) (mixed; pairs xy, xz, yz: A + B - 1). Kernel parameters, so that the
+// arithmetic takes them straight from the constant bank: a multiplication fewer per derivative.
+template <int O>
+struct Weights {
+  real first[3][O / 2 + 1], second[3][O / 2 + 1], mixed[3][O / 2 + 1];
+};
+
+template <int O>
+Weights<O> weights(const Axes& ax) {
+  Weights<O> w{};
+  for (int a = 0; a < 3; ++a)
+    for (int m = 0; m <= O / 2; ++m) {
+      w.first[a][m] = fd::first_weight<O>(m) * ax.r1[a];
+      w.second[a][m] = fd::second_weight<O>(m) * (ax.r1[a] * ax.r1[a]);
+    }
+  for (int a = 0; a < 3; ++a)
+    for (int b = a + 1; b < 3; ++b)
+      for (int m = 0; m <= O / 2; ++m)
+        w.mixed[a + b - 1][m] = fd::second_weight<O>(m) * (real(0.25) * (ax.r1[a] * ax.r1[b]));
+  return w;
+}
+
+// d f / dx_A, d2 f / dx_A dx_B on an accessor; axes are compile-time (A, B: 0, 1, 2).
 template <int O, int A, class F>
-__device__ inline real d1(const F& f) {
+__device__ inline real d_da(const F& f, const Weights<O>& w) {
   constexpr int x = A == 0, y = A == 1, z = A == 2;
   real acc = 0;
 #pragma unroll
   for (int m = 1; m <= O / 2; ++m)
-    acc += fd::first_weight<O>(m) * (f(m * x, m * y, m * z) - f(-m * x, -m * y, -m * z));
-  return acc;
-}
-
-template <int O, int A, class F>
-__device__ inline real d2(const F& f) {
-  constexpr int x = A == 0, y = A == 1, z = A == 2;
-  real acc = fd::second_weight<O>(0) * f(0, 0, 0);
-#pragma unroll
-  for (int m = 1; m <= O / 2; ++m)
-    acc += fd::second_weight<O>(m) * (f(m * x, m * y, m * z) + f(-m * x, -m * y, -m * z));
+    acc += w.first[A][m] * (f(m * x, m * y, m * z) - f(-m * x, -m * y, -m * z));
   return acc;
 }
 
 template <int O, int A, int B, class F>
-__device__ inline real d2_mixed(const F& f) {
-  // up = e_A + e_B, across = e_A - e_B
-  constexpr int ux = (A == 0) + (B == 0), uy = (A == 1) + (B == 1), uz = (A == 2) + (B == 2);
-  constexpr int cx = (A == 0) - (B == 0), cy = (A == 1) - (B == 1), cz = (A == 2) - (B == 2);
-  real acc = 0;
+__device__ inline real d2_dadb(const F& f, const Weights<O>& w) {
+  if constexpr (A == B) {
+    constexpr int x = A == 0, y = A == 1, z = A == 2;
+    real acc = w.second[A][0] * f(0, 0, 0);
 #pragma unroll
-  for (int m = 1; m <= O / 2; ++m)
-    acc += fd::second_weight<O>(m) * ((f(m * ux, m * uy, m * uz) + f(-m * ux, -m * uy, -m * uz)) -
+    for (int m = 1; m <= O / 2; ++m)
+      acc += w.second[A][m] * (f(m * x, m * y, m * z) + f(-m * x, -m * y, -m * z));
+    return acc;
+  } else {
+    // up = e_A + e_B, across = e_A - e_B
+    constexpr int ux = (A == 0) + (B == 0), uy = (A == 1) + (B == 1), uz = (A == 2) + (B == 2);
+    constexpr int cx = (A == 0) - (B == 0), cy = (A == 1) - (B == 1), cz = (A == 2) - (B == 2);
+    real acc = 0;
+#pragma unroll
+    for (int m = 1; m <= O / 2; ++m)
+      acc += w.mixed[A + B - 1][m] * ((f(m * ux, m * uy, m * uz) + f(-m * ux, -m * uy, -m * uz)) -
                                       (f(m * cx, m * cy, m * cz) + f(-m * cx, -m * cy, -m * cz)));
-  return real(0.25) * acc;
-}
-
-// d_da and d2_dadb of operators.hpp.
-template <int O, int A, class F>
-__device__ inline real d_da(const F& f, const Axes& ax) {
-  return d1<O, A>(f) * ax.r1[A];
-}
-
-template <int O, int A, int B, class F>
-__device__ inline real d2_dadb(const F& f, const Axes& ax) {
-  if constexpr (A == B)
-    return d2<O, A>(f) * (ax.r1[A] * ax.r1[A]);
-  else
-    return d2_mixed<O, A, B>(f) * (ax.r1[A] * ax.r1[B]);
+    return acc;
+  }
 }
 
 template <int O, class F>
-__device__ inline Vec3 gradient(const F& f, const Axes& ax) {
-  return {d_da<O, 0>(f, ax), d_da<O, 1>(f, ax), d_da<O, 2>(f, ax)};
+__device__ inline Vec3 gradient(const F& f, const Weights<O>& w) {
+  return {d_da<O, 0>(f, w), d_da<O, 1>(f, w), d_da<O, 2>(f, w)};
 }
 
 template <int O, class F>
-__device__ inline real laplacian(const F& f, const Axes& ax) {
-  return d2_dadb<O, 0, 0>(f, ax) + d2_dadb<O, 1, 1>(f, ax) + d2_dadb<O, 2, 2>(f, ax);
+__device__ inline real laplacian(const F& f, const Weights<O>& w) {
+  return d2_dadb<O, 0, 0>(f, w) + d2_dadb<O, 1, 1>(f, w) + d2_dadb<O, 2, 2>(f, w);
 }
 
 // add_component of operators.hpp for component C.
 template <int O, int C, class F>
-__device__ inline void add_component(const F& f, const Axes& ax, VectorDerivatives& d) {
-  d.grad.m[C][0] = d_da<O, 0>(f, ax);
-  d.grad.m[C][1] = d_da<O, 1>(f, ax);
-  d.grad.m[C][2] = d_da<O, 2>(f, ax);
-  d.lap[C] = laplacian<O>(f, ax);
-  d.grad_div[0] += d2_dadb<O, 0, C>(f, ax);
-  d.grad_div[1] += d2_dadb<O, 1, C>(f, ax);
-  d.grad_div[2] += d2_dadb<O, 2, C>(f, ax);
+__device__ inline void add_component(const F& f, const Weights<O>& w, VectorDerivatives& d) {
+  d.grad.m[C][0] = d_da<O, 0>(f, w);
+  d.grad.m[C][1] = d_da<O, 1>(f, w);
+  d.grad.m[C][2] = d_da<O, 2>(f, w);
+  d.lap[C] = laplacian<O>(f, w);
+  d.grad_div[0] += d2_dadb<O, 0, C>(f, w);
+  d.grad_div[1] += d2_dadb<O, 1, C>(f, w);
+  d.grad_div[2] += d2_dadb<O, 2, C>(f, w);
 }
 
 // gather() of kernels.hpp for the three components of u (V = kUx) or A (V = kAx).
 template <int O, int V, class S>
-__device__ inline void add_vector(const real* ring, int local, const int* z, const Axes& ax,
+__device__ inline void add_vector(const real* ring, int local, const int* z, const Weights<O>& w,
                                   Local& L, real* f0) {
   constexpr int P = S::kPlane;
   VectorDerivatives& d = V == kUx ? L.du : L.dA;
@@ -166,9 +174,9 @@ __device__ inline void add_vector(const real* ring, int local, const int* z, con
       fy{ring + ((V - kUx + 1) * kRing) * P + local, z},
       fz{ring + ((V - kUx + 2) * kRing) * P + local, z};
   f0[V] = fx(0, 0, 0), f0[V + 1] = fy(0, 0, 0), f0[V + 2] = fz(0, 0, 0);
-  add_component<O, 0>(fx, ax, d);
-  add_component<O, 1>(fy, ax, d);
-  add_component<O, 2>(fz, ax, d);
+  add_component<O, 0>(fx, w, d);
+  add_component<O, 1>(fy, w, d);
+  add_component<O, 2>(fz, w, d);
   if (V == kUx) L.u = {f0[V], f0[V + 1], f0[V + 2]};
 }
 
@@ -186,12 +194,16 @@ __device__ inline int image_shift(int c, int n) {
 template <int Order, bool Entropy, int TX, int TY>
 struct Smem {
   using S = Shape<Order, TX, TY>;
-  real* ring;    // [6 components][kRing slots][plane]
-  real* plane;   // [scalar][2 buffers][scalar plane]
+  real* ring;   // [6 components][kRing slots][plane]
+  real* plane;  // [scalar][2 buffers][scalar plane]
   std::uint64_t* full;
   std::uint64_t* empty;
-  __device__ real* slot(int c, int k) const { return ring + (c * kRing + (k & (kRing - 1))) * S::kPlane; }
-  __device__ real* scalar(int s, int k) const { return plane + (2 * s + (k & 1)) * S::kScalarPlane; }
+  __device__ real* slot(int c, int k) const {
+    return ring + (c * kRing + (k & (kRing - 1))) * S::kPlane;
+  }
+  __device__ real* scalar(int s, int k) const {
+    return plane + (2 * s + (k & 1)) * S::kScalarPlane;
+  }
 };
 
 // Where a block's vector rows come from: row y of a plane is the run of cells [x0, x1) of row
@@ -202,7 +214,8 @@ struct Rows {
 };
 
 template <int Order, bool Entropy, int TX, int TY>
-__global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int chunk, Int3 wrap) {
+__global__ void __launch_bounds__(TX* TY, 1)
+    substep(Region r, StageArgs a, Weights<Order> wt, int chunk, Int3 wrap) {
   using S = Shape<Order, TX, TY>;
   constexpr int R = S::R, W = S::W, WS = S::WS, H = S::H, N = S::kThreads;
   constexpr int kScalars = Entropy ? 2 : 1;
@@ -277,6 +290,17 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
 #pragma unroll
     for (int m = -R; m <= R; ++m) q[s][m + R] = inside ? array(6 + s)[o + m * sz] : 0;
 
+  // The next step's planes go where planes k - R - 1 (ring) and k - 1 (scalars) were, which
+  // the step before read last: once every warp is past it. Issued as soon as a warp has this
+  // step's planes, they land while the whole step computes (issued after its shared loads, as
+  // the per-step __syncthreads design did, the stage took 25% longer: docs/models/mhd.md).
+  auto issue_next = [&](int step, int k, bool more) {
+    if (!more) return;
+    if (step > 0) bulk::wait(&sm.empty[(step - 1) & 1], ((step - 1) >> 1) & 1);
+    std::uint64_t* const bar = &sm.full[(step + 1) & 1];
+    copy_vectors(k + R + 1, 1, bar);
+    copy_scalars(k + 1, bar);
+  };
   for (int k = kb; k < ke; ++k, o += sz) {
     const int step = k - kb;
     const bool more = k + 1 < ke;
@@ -292,34 +316,26 @@ __global__ void __launch_bounds__(TX* TY, 1) substep(Region r, StageArgs a, int 
       for (int v = 0; v < kVars; ++v) w[v] = kSkipFirstRead && !a.read_w ? 0 : a.w.p[v][o];
     }
     bulk::wait(&sm.full[step & 1], (step >> 1) & 1);
+    issue_next(step, k, more);
     if (inside) {
       int z[2 * R + 1];
 #pragma unroll
       for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * S::kPlane;
       const PlaneAt<R, WS> lnrho{sm.scalar(0, k) + slocal, q[0]};
       L.lnrho = f0[kLnrho] = lnrho(0, 0, 0);
-      L.glnrho = gradient<Order>(lnrho, a.ax);
-      if (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, a.ax);
-      add_vector<Order, kUx, S>(sm.ring, local, z, a.ax, L, f0);
-      add_vector<Order, kAx, S>(sm.ring, local, z, a.ax, L, f0);
+      L.glnrho = gradient<Order>(lnrho, wt);
+      if (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, wt);
+      add_vector<Order, kUx, S>(sm.ring, local, z, wt, L, f0);
+      add_vector<Order, kAx, S>(sm.ring, local, z, wt, L, f0);
       if (Entropy) {
         const PlaneAt<R, WS> ss{sm.scalar(kScalars - 1, k) + slocal, q[kScalars - 1]};
         L.ss = f0[kSs] = ss(0, 0, 0);
-        L.gss = gradient<Order>(ss, a.ax);
-        L.lap_ss = laplacian<Order>(ss, a.ax);
+        L.gss = gradient<Order>(ss, wt);
+        L.lap_ss = laplacian<Order>(ss, wt);
       }
     }
     __syncwarp();
     if (lane == 0) bulk::arrive(&sm.empty[step & 1]);  // this warp's shared loads are done
-    // The next step's planes go where planes k - R - 1 (ring) and k - 1 (scalars) were, which
-    // the step before read last: once every warp is past it, and while the physics below runs,
-    // so that warps need not keep in step.
-    if (more) {
-      if (step > 0) bulk::wait(&sm.empty[(step - 1) & 1], ((step - 1) >> 1) & 1);
-      std::uint64_t* const bar = &sm.full[(step + 1) & 1];
-      copy_vectors(k + R + 1, 1, bar);
-      copy_scalars(k + 1, bar);
-    }
     if (inside) {
       real rhs[kMaxVars];
       rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
@@ -365,7 +381,8 @@ void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk,
   cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
-  substep<Order, Entropy, TX, TY><<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunk, wrap);
+  substep<Order, Entropy, TX, TY>
+      <<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, weights<Order>(a.ax), chunk, wrap);
   check_launch("mhd tiled substep launch");
 }
 }  // namespace tiled
