@@ -7,13 +7,16 @@
 //    derivatives read off-axis points of the planes above and below) and the one being filled;
 //  - the scalars (ln rho, s) need no off-axis points out of the plane k: one shared plane each
 //    (double-buffered) and a register queue of their own column's values k - R .. k + R;
-//  - planes arrive by asynchronous copies (cp.async) issued one step ahead, so their latency hides
-//    behind the pointwise arithmetic of the current step; one barrier per step.
+//  - planes arrive without the threads copying them: each vector row is one bulk copy handed to
+//    the copy engine (core/bulk_copy.hpp), the scalar planes come by cp.async, and an mbarrier
+//    per step counts both in (`full`); another counts the warps done with a step's shared loads
+//    (`empty`). No block-wide barrier: a warp starts a step once its planes are in and at once
+//    issues the next step's copies, which land behind the whole step.
 // In-plane strides are compile-time constants and shared offsets 32-bit, so a neighbour costs one
 // load with an immediate offset (the generic kernel computes a 64-bit address from run-time
 // strides for each of its ~300 loads per cell).
-// At order 6 with entropy: 221 KB of shared memory and 255 registers per thread, no spills, so one
-// block (8 warps) per SM; 0.52 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
+// At order 6 with entropy: 227 KB of shared memory and 255 registers per thread, no spills, so one
+// block (8 warps) per SM; 0.363 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
 // On one rank the kernel also writes the periodic images of the boundary cells into the halo
 // (launch_tiled's wrap), which replaces the halo exchange there.
 // The derivatives are the generic kernel's operators (core/derivatives.hpp, operators.hpp) term
