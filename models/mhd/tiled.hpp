@@ -216,6 +216,49 @@ struct Rows {
   int x0, x1, rows, shift;
 };
 
+// Values and derivatives of every variable at the thread's cell of plane k, from shared memory
+// (vector cell at `local` in ring slot 0, scalar cell at `slocal`) and the scalar columns q.
+template <int Order, bool Entropy, int TX, int TY>
+__device__ inline void gather(const Smem<Order, Entropy, TX, TY>& sm, int k, int local, int slocal,
+                              const real (*q)[Order + 1], const Weights<Order>& wt, Local& L,
+                              real* f0) {
+  using S = Shape<Order, TX, TY>;
+  constexpr int R = S::R;
+  int z[2 * R + 1];
+#pragma unroll
+  for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * S::kPlane;
+  const PlaneAt<R, S::WS> lnrho{sm.scalar(0, k) + slocal, q[0]};
+  L.lnrho = f0[kLnrho] = lnrho(0, 0, 0);
+  L.glnrho = gradient<Order>(lnrho, wt);
+  if constexpr (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, wt);
+  add_vector<Order, kUx, S>(sm.ring, local, z, wt, L, f0);
+  add_vector<Order, kAx, S>(sm.ring, local, z, wt, L, f0);
+  if constexpr (Entropy) {
+    const PlaneAt<R, S::WS> ss{sm.scalar(1, k) + slocal, q[1]};
+    L.ss = f0[kSs] = ss(0, 0, 0);
+    L.gss = gradient<Order>(ss, wt);
+    L.lap_ss = laplacian<Order>(ss, wt);
+  }
+}
+
+// The periodic images of cell (i, j, k) (offset o) in the halo (faces, edges, corners: up to 7),
+// the same values a periodic self-exchange would copy there.
+template <int R, int Vars_>
+__device__ inline void write_images(const StageArgs& a, std::ptrdiff_t o, int i, int j, int k,
+                                    Int3 wrap, const real* f) {
+  const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
+            dz = image_shift<R>(k, wrap.z);
+  if (dx == 0 && dy == 0 && dz == 0) return;
+  for (int m = 1; m < 8; ++m) {
+    const bool mx = m & 1, my = m & 2, mz = m & 4;
+    if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
+    const std::ptrdiff_t d =
+        (mx ? dx : 0) + (my ? dy : 0) * a.shape.sy + (mz ? dz : 0) * a.shape.sz;
+#pragma unroll
+    for (int v = 0; v < Vars_; ++v) a.out.p[v][o + d] = f[v];
+  }
+}
+
 template <int Order, bool Entropy, int TX, int TY>
 __global__ void __launch_bounds__(TX* TY, 1)
     substep(Region r, StageArgs a, Weights<Order> wt, int chunk, Int3 wrap) {
@@ -320,23 +363,7 @@ __global__ void __launch_bounds__(TX* TY, 1)
     }
     bulk::wait(&sm.full[step & 1], (step >> 1) & 1);
     issue_next(step, k, more);
-    if (inside) {
-      int z[2 * R + 1];
-#pragma unroll
-      for (int m = -R; m <= R; ++m) z[m + R] = ((k + m) & (kRing - 1)) * S::kPlane;
-      const PlaneAt<R, WS> lnrho{sm.scalar(0, k) + slocal, q[0]};
-      L.lnrho = f0[kLnrho] = lnrho(0, 0, 0);
-      L.glnrho = gradient<Order>(lnrho, wt);
-      if (Entropy) L.lap_lnrho = laplacian<Order>(lnrho, wt);
-      add_vector<Order, kUx, S>(sm.ring, local, z, wt, L, f0);
-      add_vector<Order, kAx, S>(sm.ring, local, z, wt, L, f0);
-      if (Entropy) {
-        const PlaneAt<R, WS> ss{sm.scalar(kScalars - 1, k) + slocal, q[kScalars - 1]};
-        L.ss = f0[kSs] = ss(0, 0, 0);
-        L.gss = gradient<Order>(ss, wt);
-        L.lap_ss = laplacian<Order>(ss, wt);
-      }
-    }
+    if (inside) gather(sm, k, local, slocal, q, wt, L, f0);
     __syncwarp();
     if (lane == 0) bulk::arrive(&sm.empty[step & 1]);  // this warp's shared loads are done
     if (inside) {
@@ -349,19 +376,7 @@ __global__ void __launch_bounds__(TX* TY, 1)
         if (a.write_w) a.w.p[v][o] = wv;
         a.out.p[v][o] = next_f[v] = f0[v] + a.beta * wv;
       }
-      // The periodic images of the cell in the halo (faces, edges, corners: up to 7), the same
-      // values a periodic self-exchange would copy there.
-      const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
-                dz = image_shift<R>(k, wrap.z);
-      if (dx != 0 || dy != 0 || dz != 0)
-        for (int m = 1; m < 8; ++m) {
-          const bool mx = m & 1, my = m & 2, mz = m & 4;
-          if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
-          const std::ptrdiff_t d =
-              (mx ? dx : 0) + (my ? dy : 0) * std::ptrdiff_t(sy) + (mz ? dz : 0) * sz;
-#pragma unroll
-          for (int v = 0; v < kVars; ++v) a.out.p[v][o + d] = next_f[v];
-        }
+      write_images<R, kVars>(a, o, i, j, k, wrap, next_f);
       if (more) {
 #pragma unroll
         for (int s = 0; s < kScalars; ++s) {
