@@ -14,7 +14,11 @@ Field::Field(std::string name, Location loc, const Layout& layout, Backend backe
       backend_(backend),
       units_(std::move(units)),
       long_name_(long_name.empty() ? name_ : std::move(long_name)),
-      data_(space_of(backend), layout.count()) {}
+      data_(space_of(backend), layout.count()) {
+  // Every cell defined, the row padding and the unused halo corners included: no kernel writes
+  // those, and a comparison or a copy of the whole array would otherwise see leftover memory.
+  zero_bytes(data_.space(), data_.data(), data_.bytes());
+}
 
 std::vector<real> Field::to_host() const {
   std::vector<real> out(data_.size());

@@ -1,5 +1,6 @@
 #include "core/memory.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -73,6 +74,26 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stre
   (void)stream;
 #endif
   std::memcpy(dst, src, bytes);
+}
+
+void zero_bytes(Space space, void* p, std::size_t bytes) {
+  if (bytes == 0) return;
+#ifdef STAGHORN_HAVE_CUDA
+  if (space == Space::device) {
+    check_cuda(cudaMemset(p, 0, bytes), "cudaMemset");
+    // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    return;
+  }
+#endif
+  (void)space;
+  auto* b = static_cast<unsigned char*>(p);
+  const long long chunks = static_cast<long long>((bytes + 4095) / 4096);
+#pragma omp parallel for schedule(static)
+  for (long long c = 0; c < chunks; ++c) {
+    const std::size_t begin = static_cast<std::size_t>(c) * 4096;
+    std::memset(b + begin, 0, std::min<std::size_t>(4096, bytes - begin));
+  }
 }
 
 }  // namespace staghorn

@@ -16,6 +16,9 @@ void* allocate_bytes(Space space, std::size_t bytes);
 void release_bytes(Space space, void* p) noexcept;
 // Copies between any two spaces; on a stream when one is given (asynchronous for pinned/device).
 void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stream = nullptr);
+// Sets bytes to zero and returns when done (host memory by all OpenMP threads, so that pages are
+// first touched where the kernels' static schedule will use them).
+void zero_bytes(Space space, void* p, std::size_t bytes);
 
 // An owning, move-only array of T in one memory space.
 template <class T>

@@ -139,7 +139,7 @@ TEST(CoupledShear, StiffMaxwellMatrixIsViscousSoftOneIsNot) {
     c["hydromech"]["coupled"]["shear_modulus"] = G;
     CoupledRun r(c);
     r.run();
-    return r.model->phi().to_host();
+    return interior_values(r.model->phi());
   };
   const std::vector<real> viscous = phi_after(0), stiff = phi_after(1e9), soft = phi_after(50);
   double d_stiff = 0, d_soft = 0;
