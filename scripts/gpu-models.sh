@@ -27,14 +27,15 @@ run1 "$B/bench_stokes_kernels" 256 200 3 | tee "$out/stokes.txt"
 run1 "$B/bench_hydromech_kernels" 256 200 | tee "$out/hydromech.txt"
 {
   run1 "$B/bench_mhd" 256 10 6 0 34000 tiled
-  run1 "$B/bench_mhd" 512 4 6 0 34000 tiled
-  run1 "$B/bench_mhd" 256 10 6 0 34000 generic
+  run1 "$B/bench_mhd" 512 10 6 0 34000 tiled
+  run1 "$B/bench_mhd" 256 3 6 0 34000 generic
   run1 "$B/bench_mhd" 256 10 6 1 34000 tiled
   run1 "$B/bench_mhd_stage" 256 10
   if [[ -x $B/bench_mhd_single ]]; then
     echo "== single precision"
     run1 "$B/bench_mhd_single" 256 10 6 0 67000 tiled
-    run1 "$B/bench_mhd_single" 512 4 6 0 67000 tiled
+    run1 "$B/bench_mhd_single" 512 10 6 0 67000 tiled
+    run1 "$B/bench_mhd_single" 256 10 6 1 67000 tiled
   fi
 } | tee "$out/mhd.txt"
 run1 "$B/staghorn" run models/hydromech/examples/hydromech3d_coupled_blob_gpu.json \
