@@ -4,7 +4,7 @@
 // the copy engine (cp.async.bulk), and an mbarrier counts the bytes as they land, so the threads
 // spend no instructions, registers or load-store queue slots on them. A run's global address,
 // shared address and length must be multiples of 16 bytes; Layout's 128-byte rows make every
-// row's aligned runs qualify (bulk_floor, bulk_ceil).
+// row's runs between 16-byte units qualify (floor_unit, ceil_unit).
 // Element-wise asynchronous copies (cp.async) can report to the same barrier (arrive_on_copies).
 // On the H100 machines we measure on, the tensor form of the copy (cp.async.bulk.tensor, with a
 // CUtensorMap) faults as an illegal instruction even in the CUDA programming guide's own
@@ -22,11 +22,6 @@ namespace ptx = cuda::ptx;
 constexpr int kUnit = 16 / sizeof(real);
 SH_HD constexpr int floor_unit(int i) { return i & ~(kUnit - 1); }
 SH_HD constexpr int ceil_unit(int i) { return floor_unit(i + kUnit - 1); }
-// Cells rounded up to whole 128-byte lines (where a run in shared memory may start).
-constexpr int line_cells(int cells) {
-  constexpr int line = 128 / sizeof(real);
-  return (cells + line - 1) / line * line;
-}
 
 // A barrier whose phase completes when `count` arrivals are in and the announced bytes landed.
 __device__ inline void init(std::uint64_t* bar, unsigned count) { ptx::mbarrier_init(bar, count); }
