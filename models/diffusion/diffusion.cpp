@@ -53,7 +53,6 @@ Diffusion::Diffusion(const ModelContext& ctx)
       solver_(pt::Options::from(ctx.config)),
       kernel_(parse_kernel(io::at_path(ctx.config, "diffusion.kernel").get<std::string>())),
       cfl_(solver_.options().cfl) {
-  for (Field* f : {&H_, &H_new_, &H_old_, &dHdtau_}) fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "diffusion.initial"));
 }
 

@@ -48,12 +48,6 @@ struct CellValue {
   SH_HD real operator()(int i, int j, int k) const { return f(i, j, k); }
 };
 
-template <class F>
-void each_field(std::initializer_list<std::array<Field, 3>*> sets, F&& f) {
-  for (auto* s : sets)
-    for (Field& x : *s) f(x);
-}
-
 }  // namespace
 
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
@@ -106,12 +100,6 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
   for (int s = 0; s < 6; ++s)
     no_slip_[s] = io::at_path(ctx.config, std::string("hydromech.coupled.boundary.") + kSides[s]) ==
                   "no_slip";
-  each_field({&V_, &V_new_, &V_start_}, [&](Field& f) { fill(ex_, f, 0); });
-  for (auto* set : {&T_, &T_new_, &T_old_})
-    for (Field& f : *set) fill(ex_, f, 0);
-  for (Field* f : {&P_, &P_new_, &P_start_, &Pf_, &Pf_new_, &Pf_start_, &dPfdtau_, &phi_, &phi_old_,
-                   &exc_, &mu_, &mu_max_})
-    fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "hydromech.initial"));
 }
 

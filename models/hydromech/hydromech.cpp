@@ -48,8 +48,6 @@ HydroMech::HydroMech(const ModelContext& ctx)
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
       cfl_(solver_.options().cfl) {
-  for (Field* f : {&phi_, &Pe_, &phi_old_, &Pe_new_, &dPedtau_, &phi_it_, &phi_it_new_})
-    fill(ex_, *f, 0);
   set_initial(io::at_path(ctx.config, "hydromech.initial"));
 }
 

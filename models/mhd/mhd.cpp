@@ -132,8 +132,6 @@ Mhd::Mhd(const ModelContext& ctx)
       force_sigma_(io::at_path(ctx.config, "mhd.forcing.helicity").get<real>()),
       force_rng_(io::at_path(ctx.config, "mhd.forcing.seed").get<long long>()) {
   check_grid(dec_, order_);
-  for (auto* set : {&f_, &next_, &w_})
-    for (Field& f : *set) fill(ex_, f, 0);
   set_initial(io::at_path(ctx.config, "mhd.initial"));
 }
 

@@ -144,11 +144,6 @@ Stokes::Stokes(const ModelContext& ctx)
         "solver.tol_mode: the stokes model needs \"absolute\" (its residual norms are already "
         "scaled by the problem's stress scale)");
   for (int a = 0; a < 3; ++a) g_[a] = io::at_path(ctx.config, "stokes.gravity")[a].get<real>();
-  for (auto* set : {&V_, &V_new_, &V_old_})
-    for (Field& f : *set) fill(ex_, f, 0);
-  for (auto* set : {&T_, &T_new_, &T_old_})
-    for (Field& f : *set) fill(ex_, f, 0);
-  for (Field* f : {&P_, &P_new_, &P_old_, &mu_, &mu_max_, &rho_}) fill(ex_, *f, 0);
   set_initial(ctx.config);
   smooth_viscosity(io::at_path(ctx.config, "stokes.smoothing").get<int>());
 }
