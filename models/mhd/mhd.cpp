@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "core/overlap.hpp"
 
