@@ -1,10 +1,30 @@
 #include "core/comm.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <set>
+#include <thread>
 
 #include "core/error.hpp"
 
 namespace staghorn {
+namespace {
+
+// The ranks that the still pending requests wait on, as "rank 1" or "ranks 1, 3".
+std::string pending_ranks(std::vector<MPI_Request>& requests, const std::vector<int>& peers) {
+  std::set<int> ranks;
+  for (std::size_t i = 0; i < peers.size() && i < requests.size(); ++i) {
+    int done = 0;
+    MPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
+    if (!done) ranks.insert(peers[i]);
+  }
+  std::string list;
+  for (int r : ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
+  return ranks.size() == 1 ? "rank " + list : "ranks " + list;
+}
+
+}  // namespace
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int provided = 0;
@@ -26,34 +46,73 @@ void check_mpi(int code, const char* what) {
   throw Error(std::string(what) + " failed: " + std::string(text, len));
 }
 
-Comm::Comm(MPI_Comm comm) : comm_(comm) {
+Comm::Comm(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+}
+
+void Comm::wait_all(std::vector<MPI_Request>& requests, const char* what,
+                    const std::vector<int>& peers) const {
+  const int n = static_cast<int>(requests.size());
+  if (timeout_s_ <= 0) return check_mpi(MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), what);
+  // MPI_Testall progresses MPI like MPI_Waitall does.
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_);
+  for (;;) {
+    int done = 0;
+    check_mpi(MPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), what);
+    if (done) return;
+    if (Clock::now() < deadline) {
+      std::this_thread::yield();  // oversubscribed ranks (tests) share cores with their peers
+      continue;
+    }
+    const std::string who = peers.empty() ? "not every rank arrived"
+                                          : "still waiting on " + pending_ranks(requests, peers);
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", timeout_s_);
+    throw PeerTimeout(std::string(what) + ": " + who + " after " + seconds +
+                      " s (exchange.timeout_s): a rank stalled or was lost");
+  }
+}
+
+void Comm::wait(MPI_Request request, const char* what) const {
+  std::vector<MPI_Request> one{request};
+  wait_all(one, what);
 }
 
 double Comm::max(double local) const {
   // MPI_MAX may drop NaN; a NaN anywhere must reach every rank, so it travels as a flag.
   const bool nan = std::isnan(local);
   double in[2] = {nan ? 1.0 : 0.0, nan ? -HUGE_VAL : local}, out[2];
-  check_mpi(MPI_Allreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  MPI_Request r;
+  check_mpi(MPI_Iallreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, comm_, &r), "MPI_Iallreduce (max)");
+  wait(r, "MPI_Iallreduce (max)");
   return out[0] > 0 ? std::nan("") : out[1];
 }
 
 double Comm::sum(double local) const {
   double global = 0;
-  check_mpi(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_), "MPI_Allreduce");
+  MPI_Request r;
+  check_mpi(MPI_Iallreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_, &r),
+            "MPI_Iallreduce (sum)");
+  wait(r, "MPI_Iallreduce (sum)");
   return global;
 }
 
 long long Comm::sum(long long local) const {
   long long global = 0;
-  check_mpi(MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce");
+  MPI_Request r;
+  check_mpi(MPI_Iallreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_, &r),
+            "MPI_Iallreduce (sum)");
+  wait(r, "MPI_Iallreduce (sum)");
   return global;
 }
 
 int Comm::first_failure(bool failed) const {
   int mine = failed ? rank_ : size_, first = size_;
-  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  MPI_Request r;
+  check_mpi(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce (min)");
+  wait(r, "MPI_Iallreduce (min)");
   return first < size_ ? first : -1;
 }
 
@@ -67,6 +126,10 @@ int Comm::node_rank() const {
   return r;
 }
 
-void Comm::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+void Comm::barrier() const {
+  MPI_Request r;
+  check_mpi(MPI_Ibarrier(comm_, &r), "MPI_Ibarrier");
+  wait(r, "MPI_Ibarrier");
+}
 
 }  // namespace staghorn

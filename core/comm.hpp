@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "core/platform.hpp"
 
@@ -22,13 +23,26 @@ inline MPI_Datatype mpi_real() { return sizeof(real) == sizeof(float) ? MPI_FLOA
 
 // A communicator and the collectives the framework needs. Reductions are order-independent where
 // results must not depend on the rank count (max); sums are reduced by MPI.
+//
+// MPI gives no error to a rank that waits on a peer which stalled (a hung device, a deadlock) or
+// died under a launcher that does not end the job. With a timeout, every wait of this Comm (its
+// collectives and wait_all) gives up after that many seconds and throws PeerTimeout, which ends
+// the job with a message instead of a hang. 0 waits forever.
 class Comm {
  public:
-  explicit Comm(MPI_Comm comm = MPI_COMM_WORLD);
+  explicit Comm(MPI_Comm comm = MPI_COMM_WORLD, double timeout_s = 0);
   MPI_Comm get() const { return comm_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
+  double timeout() const { return timeout_s_; }
+  // The same communicator, waiting at most `seconds` (0: forever).
+  Comm with_timeout(double seconds) const { return Comm(comm_, seconds); }
+
+  // Completes every request; `peers[i]` (when given) is the rank that request i waits on, named in
+  // the message if it times out. `what` names the operation in errors.
+  void wait_all(std::vector<MPI_Request>& requests, const char* what,
+                const std::vector<int>& peers = {}) const;
 
   double max(double local) const;
   double sum(double local) const;
@@ -40,8 +54,12 @@ class Comm {
   int node_rank() const;
 
  private:
+  // Waits for one nonblocking collective.
+  void wait(MPI_Request request, const char* what) const;
+
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
+  double timeout_s_ = 0;
 };
 
 // Throws staghorn::Error naming `what` if an MPI call failed.

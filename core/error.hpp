@@ -16,4 +16,12 @@ class NumericalError : public Error {
   using Error::Error;
 };
 
+// A peer that did not answer within the run's timeout (exchange.timeout_s): it stalled, or died
+// without the launcher ending the job. Only the ranks that waited on it know, so the job ends
+// through MPI_Abort.
+class PeerTimeout : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace staghorn

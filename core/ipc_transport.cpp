@@ -37,7 +37,8 @@ class IpcTransport final : public Transport {
  public:
   IpcTransport(const Comm& comm, const Exec& ex) : ex_(ex) {
     // Tokens travel on a communicator of their own, so that exchanges cannot mix them up.
-    check_mpi(MPI_Comm_dup(comm.get(), &comm_), "MPI_Comm_dup (ipc)");
+    check_mpi(MPI_Comm_dup(comm.get(), &own_), "MPI_Comm_dup (ipc)");
+    comm_ = Comm(own_, comm.timeout());
     const unsigned flags = cudaEventDisableTiming | cudaEventInterprocess;
     check_cuda(cudaEventCreateWithFlags(&sent_, flags), "cudaEventCreate (ipc)");
     check_cuda(cudaEventCreateWithFlags(&consumed_, flags), "cudaEventCreate (ipc)");
@@ -45,11 +46,12 @@ class IpcTransport final : public Transport {
 
   ~IpcTransport() override {
     cudaStreamSynchronize(ex_.stream(Lane::boundary));  // no copy may outlive the mappings
-    drain();
+    // Zero-byte sends complete locally; no error may leave a destructor.
+    MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
     for (auto& [rank, p] : peers_) close(p);
     cudaEventDestroy(sent_);
     cudaEventDestroy(consumed_);
-    MPI_Comm_free(&comm_);
+    MPI_Comm_free(&own_);
   }
 
   TransportKind kind() const override { return TransportKind::ipc; }
@@ -116,24 +118,25 @@ class IpcTransport final : public Transport {
     std::map<int, PeerHandles> handles;
     std::map<int, std::vector<long long>> ours, theirs;
     std::vector<MPI_Request> reqs;
+    std::vector<int> peers;
     for (auto& [rank, p] : peers_) {
       for (const auto& m : plan.recvs)
         if (m.peer == rank) ours[rank].insert(ours[rank].end(), {m.tag, (long long)m.offset});
       theirs[rank].resize(ours[rank].size());
       reqs.resize(reqs.size() + 4);
+      peers.insert(peers.end(), 4, rank);
       MPI_Request* r = &reqs[reqs.size() - 4];
       const int n = static_cast<int>(ours[rank].size());
-      check_mpi(MPI_Irecv(&handles[rank], sizeof(PeerHandles), MPI_BYTE, rank, kSetupTag, comm_, r),
+      check_mpi(MPI_Irecv(&handles[rank], sizeof(PeerHandles), MPI_BYTE, rank, kSetupTag, own_, r),
                 "MPI_Irecv (ipc)");
-      check_mpi(MPI_Isend(&mine, sizeof mine, MPI_BYTE, rank, kSetupTag, comm_, r + 1),
+      check_mpi(MPI_Isend(&mine, sizeof mine, MPI_BYTE, rank, kSetupTag, own_, r + 1),
                 "MPI_Isend (ipc)");
-      check_mpi(MPI_Irecv(theirs[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, comm_, r + 2),
+      check_mpi(MPI_Irecv(theirs[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, own_, r + 2),
                 "MPI_Irecv (ipc)");
-      check_mpi(MPI_Isend(ours[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, comm_, r + 3),
+      check_mpi(MPI_Isend(ours[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, own_, r + 3),
                 "MPI_Isend (ipc)");
     }
-    check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall (ipc setup)");
+    comm_.wait_all(reqs, "ipc setup", peers);
     for (auto& [rank, p] : peers_) open(p, handles[rank], theirs[rank]);
   }
 
@@ -151,20 +154,25 @@ class IpcTransport final : public Transport {
   void notify(int tag) {
     for (auto& [rank, p] : peers_) {
       pending_.emplace_back();
-      check_mpi(MPI_Isend(nullptr, 0, MPI_BYTE, rank, tag, comm_, &pending_.back()), "MPI_Isend");
+      check_mpi(MPI_Isend(nullptr, 0, MPI_BYTE, rank, tag, own_, &pending_.back()), "MPI_Isend");
     }
   }
 
   void tokens(int tag) {
-    for (auto& [rank, p] : peers_)
-      check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, rank, tag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    std::vector<MPI_Request> reqs(peers_.size());
+    std::vector<int> peers;
+    for (auto& [rank, p] : peers_) {
+      check_mpi(MPI_Irecv(nullptr, 0, MPI_BYTE, rank, tag, own_, &reqs[peers.size()]),
+                "MPI_Irecv (ipc token)");
+      peers.push_back(rank);
+    }
+    comm_.wait_all(reqs, "ipc tokens", peers);
     drain();
   }
 
   void drain() {
     if (pending_.empty()) return;
-    check_mpi(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall (ipc tokens)");
+    comm_.wait_all(pending_, "ipc tokens");
     pending_.clear();
   }
 
@@ -175,7 +183,8 @@ class IpcTransport final : public Transport {
   }
 
   Exec ex_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm own_ = MPI_COMM_NULL;
+  Comm comm_;  // own_, with the run's timeout
   cudaEvent_t sent_ = nullptr, consumed_ = nullptr;
   real* recv_ = nullptr;
   std::size_t total_ = 0;

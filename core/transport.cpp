@@ -35,17 +35,21 @@ bool mpi_cuda_aware() {
 
 void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv) {
   std::vector<MPI_Request> reqs(plan.sends.size() + plan.recvs.size());
+  std::vector<int> peers;
   std::size_t r = 0;
-  for (const auto& m : plan.recvs)
+  for (const auto& m : plan.recvs) {
     check_mpi(MPI_Irecv(recv + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
                         comm.get(), &reqs[r++]),
               "MPI_Irecv (halo)");
-  for (const auto& m : plan.sends)
+    peers.push_back(m.peer);
+  }
+  for (const auto& m : plan.sends) {
     check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
                         comm.get(), &reqs[r++]),
               "MPI_Isend (halo)");
-  check_mpi(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
-            "MPI_Waitall (halo)");
+    peers.push_back(m.peer);
+  }
+  comm.wait_all(reqs, "halo exchange", peers);
 }
 
 namespace {

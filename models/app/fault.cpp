@@ -1,9 +1,11 @@
 #include "models/app/fault.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <thread>
 #include <vector>
 
 namespace staghorn::app {
@@ -12,8 +14,9 @@ void FaultSpec::add_options(io::Schema& s) {
   using io::Type;
   s.add("debug.fault.kind", Type::string, "none",
         "Test only: make one rank fail on purpose before step debug.fault.step: nan (a NaN in "
-        "its first state field) or exit (the rank process is killed, as a lost peer)")
-      .one_of({"none", "nan", "exit"});
+        "its first state field), exit (the rank process is killed, as a lost peer) or stall "
+        "(the rank stops answering but lives on, as a hung device would leave it)")
+      .one_of({"none", "nan", "exit", "stall"});
   s.add("debug.fault.rank", Type::integer, 0, "Test only: the rank that fails").at_least(0);
   s.add("debug.fault.step", Type::integer, 1, "Test only: the step before which it fails")
       .at_least(1);
@@ -43,6 +46,8 @@ void FaultyStepper::strike() {
     std::raise(SIGKILL);
     std::_Exit(137);  // not reached: SIGKILL cannot be caught
   }
+  if (spec_.kind == "stall")  // until the job is ended around it
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
   // The first interior cell, through the host: the same on either backend, and done only once.
   Field& f = *model_.state_fields().front();
   std::vector<real> values = f.to_host();

@@ -11,9 +11,10 @@ namespace staghorn::app {
 // of one step, so that tests can prove a failing rank ends the whole job with a message instead
 // of hanging it. kind nan puts a NaN into the rank's first state field; kind exit kills the rank
 // process abruptly (SIGKILL, as the out-of-memory killer or a lost node would), without MPI
-// finalisation, leaving its peers waiting on messages that never come.
+// finalisation, leaving its peers waiting on messages that never come; kind stall leaves the
+// process alive but silent, which no launcher notices: only the peers' timeout ends the job.
 struct FaultSpec {
-  std::string kind = "none";  // none, nan or exit
+  std::string kind = "none";  // none, nan, exit or stall
   int rank = 0;
   long long step = 1;
 

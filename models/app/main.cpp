@@ -19,7 +19,8 @@ constexpr const char* kUsage = R"(usage:
   staghorn describe [MODEL]
   staghorn --help | --version
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
-2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors.
+2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors,
+5 a peer rank stalled or was lost (no answer within exchange.timeout_s).
 )";
 
 struct UsageError : std::runtime_error {
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
     return report(comm, "error", e, 1);
   } catch (const NumericalError& e) {
     return report(comm, "numerical failure", e, 3);
+  } catch (const PeerTimeout& e) {
+    return report(comm, "communication failure", e, 5);
   } catch (const Error& e) {
     return report(comm, "error", e, 1);
   } catch (const std::exception& e) {

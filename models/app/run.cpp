@@ -66,7 +66,9 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
   s.settings = RunSettings::from(s.config);
   s.model = &find_model(s.settings.model);
   s.exec = make_exec(s.settings.backend, node_rank);
-  s.dec = std::make_unique<Decomposition>(s.settings.grid, comm, s.settings.dims, s.model->halo);
+  // From here on every wait of the run (halos, reductions) gives up after exchange.timeout_s.
+  const Comm job = comm.with_timeout(s.settings.timeout_s);
+  s.dec = std::make_unique<Decomposition>(s.settings.grid, job, s.settings.dims, s.model->halo);
   s.fault = FaultSpec::from(s.config, comm);
   const std::string& restart = s.settings.restart;
   if (!restart.empty() && !fs::is_regular_file(restart))
@@ -80,8 +82,8 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   std::unique_ptr<Model> model;
   together(comm, [&] { s = prepare(request, comm, node_rank); });
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
-  s.exec.use_network(
-      std::make_shared<Network>(comm, s.exec, s.settings.transport, s.settings.nccl_library));
+  s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
+                                               s.settings.nccl_library));
   together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
   return model;
 }
@@ -217,17 +219,19 @@ void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
       << Decomposition::halo_cost(s.settings.grid, d, s.model->halo) << " cells per field\n";
 }
 
-void predict(const RunRequest& request, const Comm& comm, std::ostream& out) {
+void predict(const RunRequest& request, const Comm& world, std::ostream& out) {
   Setup s;
-  std::unique_ptr<Model> model = start(s, request, comm);
+  std::unique_ptr<Model> model = start(s, request, world);
+  const Comm& comm = s.dec->comm();  // with the run's timeout
   RunPrediction p;
   together(comm, [&] { p = prediction(s, *model); });
   if (comm.root()) out << describe(p);
 }
 
-io::json run(const RunRequest& request, const Comm& comm, std::ostream& out) {
+io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   Setup s;
-  std::unique_ptr<Model> model = start(s, request, comm);
+  std::unique_ptr<Model> model = start(s, request, world);
+  const Comm& comm = s.dec->comm();  // with the run's timeout
   const RunSettings& rs = s.settings;
   RunPrediction predicted;  // before any output: a bad reference file is bad input
   together(comm, [&] { predicted = prediction(s, *model); });

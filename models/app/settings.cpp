@@ -40,6 +40,10 @@ void add_run_options(io::Schema& s) {
         "copy engines into the neighbours' buffers; every rank on one node) or auto (see "
         "docs/exchange.md)")
       .one_of(transport_choices());
+  s.add("exchange.timeout_s", Type::number, 600.0,
+        "Seconds a rank waits on its peers (halo messages, reductions) before it ends the job "
+        "as a stalled or lost peer, with exit code 5; 0 waits forever")
+      .at_least(0);
   s.add("exchange.nccl_library", Type::string, "",
         "Path of libnccl.so.2 (empty: the loader's search path, then the CUDA toolkit's lib "
         "directory)");
@@ -102,6 +106,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.phase_timing = at_path(c, "metrics.phase_timing").get<bool>();
   r.transport = at_path(c, "exchange.transport").get<std::string>();
   r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
+  r.timeout_s = at_path(c, "exchange.timeout_s").get<double>();
   return r;
 }
 

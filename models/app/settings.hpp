@@ -26,6 +26,7 @@ struct RunSettings {
   double log_interval = 0;
   std::string restart;
   std::string transport, nccl_library;
+  double timeout_s = 0;  // how long a rank waits on its peers; 0: forever
   bool measure_copy_bandwidth = true;
   bool phase_timing = true;
 
