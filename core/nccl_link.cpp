@@ -1,5 +1,8 @@
 #include "core/nccl_link.hpp"
 
+#include <cstring>
+#include <vector>
+
 #include "core/error.hpp"
 
 #if defined(STAGHORN_HAVE_CUDA) && __has_include(<nccl.h>)
@@ -104,8 +107,38 @@ class NcclTransport final : public Transport {
 
 }  // namespace
 
-std::string NcclLink::unavailable(const Exec& ex, const std::string& library) {
+namespace {
+
+// NCCL refuses two ranks on one GPU: names the first pair of this node's ranks that share one
+// ("" when none does). Collective over the node's ranks.
+std::string shared_gpu(const Comm& comm, const Exec& ex) {
+  constexpr int kLen = 32;  // "0000:00:00.0" and more
+  char mine[kLen] = {};
+  check_cuda(cudaDeviceGetPCIBusId(mine, kLen, ex.device()), "cudaDeviceGetPCIBusId");
+  MPI_Comm node;
+  check_mpi(
+      MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
+  int n = 0;
+  MPI_Comm_size(node, &n);
+  std::vector<char> ids(static_cast<std::size_t>(kLen) * n);
+  const int rc = MPI_Allgather(mine, kLen, MPI_CHAR, ids.data(), kLen, MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  check_mpi(rc, "MPI_Allgather (GPU bus ids)");
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (std::strncmp(&ids[i * kLen], &ids[j * kLen], kLen) == 0)
+        return "NCCL needs a GPU per rank, and ranks " + std::to_string(i) + " and " +
+               std::to_string(j) + " of this node share GPU " + std::string(&ids[i * kLen]);
+  return "";
+}
+
+}  // namespace
+
+std::string NcclLink::unavailable(const Comm& comm, const Exec& ex, const std::string& library) {
   if (!ex.on_device()) return "NCCL needs the cuda backend";
+  const std::string shared = shared_gpu(comm, ex);  // before anything a rank may return early on
+  if (!shared.empty()) return shared;
   Library lib;
   return lib.load(library);
 }
@@ -142,13 +175,13 @@ std::unique_ptr<Transport> NcclLink::transport(const Exec& ex) {
 
 struct NcclLink::Library {};
 
-std::string NcclLink::unavailable(const Exec& ex, const std::string&) {
+std::string NcclLink::unavailable(const Comm&, const Exec& ex, const std::string&) {
   if (!ex.on_device()) return "NCCL needs the cuda backend";
   return "this build has no NCCL support (nccl.h was not found)";
 }
 
-NcclLink::NcclLink(const Comm&, const Exec& ex, const std::string& library) {
-  throw Error("exchange.transport nccl: " + unavailable(ex, library));
+NcclLink::NcclLink(const Comm& comm, const Exec& ex, const std::string& library) {
+  throw Error("exchange.transport nccl: " + unavailable(comm, ex, library));
 }
 
 NcclLink::~NcclLink() = default;

@@ -11,8 +11,9 @@ namespace staghorn {
 class NcclLink {
  public:
   // Why NCCL cannot be used by this process (empty when it can): no CUDA backend, no NCCL headers
-  // at build time, or the library does not load. Local: does not communicate.
-  static std::string unavailable(const Exec& ex, const std::string& library);
+  // at build time, two ranks of this node on one GPU (NCCL refuses them), or the library does not
+  // load. Communicates within the node on the cuda backend (every rank calls it).
+  static std::string unavailable(const Comm& comm, const Exec& ex, const std::string& library);
   // Collective over `comm`: every rank calls it, after all of them found NCCL available.
   NcclLink(const Comm& comm, const Exec& ex, const std::string& library);
   ~NcclLink();

@@ -18,7 +18,7 @@ std::string unavailable(const Comm& comm, TransportKind kind, const Exec& ex,
       if (!ex.on_device()) return "mpi-device needs the cuda backend";
       return mpi_cuda_aware() ? "" : "this MPI library does not report CUDA support";
     case TransportKind::nccl:
-      return NcclLink::unavailable(ex, nccl_library);
+      return NcclLink::unavailable(comm, ex, nccl_library);
   }
   return "unknown transport";
 }
