@@ -116,15 +116,17 @@ int Comm::first_failure(bool failed) const {
   return first < size_ ? first : -1;
 }
 
-int Comm::node_rank() const {
-  MPI_Comm node;
-  check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
-            "MPI_Comm_split_type");
-  int r = 0;
-  MPI_Comm_rank(node, &r);
-  MPI_Comm_free(&node);
-  return r;
+int Comm::node_rank() const { return NodeComm(*this).rank(); }
+
+NodeComm::NodeComm(const Comm& comm) {
+  check_mpi(
+      MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &comm_),
+      "MPI_Comm_split_type");
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
 }
+
+NodeComm::~NodeComm() { MPI_Comm_free(&comm_); }
 
 void Comm::barrier() const {
   MPI_Request r;

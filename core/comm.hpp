@@ -62,6 +62,22 @@ class Comm {
   double timeout_s_ = 0;
 };
 
+// The ranks of one node (shared memory) as a communicator of their own, freed with the object.
+class NodeComm {
+ public:
+  explicit NodeComm(const Comm& comm);
+  ~NodeComm();
+  NodeComm(const NodeComm&) = delete;
+  NodeComm& operator=(const NodeComm&) = delete;
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+};
+
 // Throws staghorn::Error naming `what` if an MPI call failed.
 void check_mpi(int code, const char* what);
 

@@ -206,13 +206,7 @@ std::unique_ptr<Transport> make_ipc_transport(const Comm&, const Exec&) {
 
 std::string ipc_unavailable(const Comm& comm, const Exec& ex) {
   if (!ex.on_device()) return "ipc needs the cuda backend";
-  MPI_Comm node;
-  check_mpi(
-      MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
-      "MPI_Comm_split_type");
-  int size = 0;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
+  const int size = NodeComm(comm).size();
   if (size != comm.size()) return "ipc needs every rank on one node";
   // Each rank maps its neighbours' memory, so it must see their GPUs (not so under
   // --gpus-per-task=1 or a CUDA_VISIBLE_DEVICES per rank).

@@ -115,16 +115,11 @@ std::string shared_gpu(const Comm& comm, const Exec& ex) {
   constexpr int kLen = 32;  // "0000:00:00.0" and more
   char mine[kLen] = {};
   check_cuda(cudaDeviceGetPCIBusId(mine, kLen, ex.device()), "cudaDeviceGetPCIBusId");
-  MPI_Comm node;
-  check_mpi(
-      MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
-      "MPI_Comm_split_type");
-  int n = 0;
-  MPI_Comm_size(node, &n);
+  const NodeComm node(comm);
+  const int n = node.size();
   std::vector<char> ids(static_cast<std::size_t>(kLen) * n);
-  const int rc = MPI_Allgather(mine, kLen, MPI_CHAR, ids.data(), kLen, MPI_CHAR, node);
-  MPI_Comm_free(&node);
-  check_mpi(rc, "MPI_Allgather (GPU bus ids)");
+  check_mpi(MPI_Allgather(mine, kLen, MPI_CHAR, ids.data(), kLen, MPI_CHAR, node.get()),
+            "MPI_Allgather (GPU bus ids)");
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
       if (std::strncmp(&ids[i * kLen], &ids[j * kLen], kLen) == 0)
