@@ -33,6 +33,28 @@ int cuda_device_count() {
 #endif
 }
 
+std::string gpu_bus_id(int device) {
+#ifdef STAGHORN_HAVE_CUDA
+  char id[64] = {};
+  check_cuda(cudaDeviceGetPCIBusId(id, sizeof id, device), "cudaDeviceGetPCIBusId");
+  return id;
+#else
+  (void)device;
+  throw Error("gpu_bus_id: this build has no CUDA backend");
+#endif
+}
+
+bool gpu_visible(const std::string& bus_id) {
+#ifdef STAGHORN_HAVE_CUDA
+  int device = -1;
+  if (cudaDeviceGetByPCIBusId(&device, bus_id.c_str()) == cudaSuccess) return true;
+  cudaGetLastError();
+#else
+  (void)bus_id;
+#endif
+  return false;
+}
+
 Backend parse_backend(const std::string& name) {
   if (name == "cpu") return Backend::cpu;
   if (name == "cuda") {

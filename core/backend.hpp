@@ -19,6 +19,11 @@ std::string to_string(Backend b);
 Backend parse_backend(const std::string& name);
 bool cuda_compiled();
 int cuda_device_count();
+// The PCI bus id of a visible device ("0000:00:06.0"): the same GPU has the same id in every
+// process, whatever CUDA_VISIBLE_DEVICES numbers it.
+std::string gpu_bus_id(int device);
+// Whether this process sees the GPU with that bus id.
+bool gpu_visible(const std::string& bus_id);
 
 // Where work of one kind is queued. The boundary lane has the highest stream priority so that the
 // shell whose halo must travel is computed first; the inner lane fills the device meanwhile.

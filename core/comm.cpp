@@ -128,6 +128,18 @@ NodeComm::NodeComm(const Comm& comm) {
 
 NodeComm::~NodeComm() { MPI_Comm_free(&comm_); }
 
+std::vector<std::string> NodeComm::all(const std::string& mine) const {
+  constexpr int kLen = 64;
+  char own[kLen] = {};
+  mine.copy(own, kLen - 1);
+  std::vector<char> every(static_cast<std::size_t>(kLen) * size_);
+  check_mpi(MPI_Allgather(own, kLen, MPI_CHAR, every.data(), kLen, MPI_CHAR, comm_),
+            "MPI_Allgather (node)");
+  std::vector<std::string> out;
+  for (int r = 0; r < size_; ++r) out.emplace_back(&every[static_cast<std::size_t>(r) * kLen]);
+  return out;
+}
+
 void Comm::barrier() const {
   MPI_Request r;
   check_mpi(MPI_Ibarrier(comm_, &r), "MPI_Ibarrier");

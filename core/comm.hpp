@@ -72,6 +72,8 @@ class NodeComm {
   MPI_Comm get() const { return comm_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // Every node rank's `mine` (at most 63 characters), by node rank. Collective over the node.
+  std::vector<std::string> all(const std::string& mine) const;
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;

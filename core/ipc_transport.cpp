@@ -206,13 +206,16 @@ std::unique_ptr<Transport> make_ipc_transport(const Comm&, const Exec&) {
 
 std::string ipc_unavailable(const Comm& comm, const Exec& ex) {
   if (!ex.on_device()) return "ipc needs the cuda backend";
-  const int size = NodeComm(comm).size();
-  if (size != comm.size()) return "ipc needs every rank on one node";
+  const NodeComm node(comm);
+  if (node.size() != comm.size()) return "ipc needs every rank on one node";
   // Each rank maps its neighbours' memory, so it must see their GPUs (not so under
-  // --gpus-per-task=1 or a CUDA_VISIBLE_DEVICES per rank).
-  if (cuda_device_count() < size)
-    return "ipc needs each rank to see every GPU of the node (" + std::to_string(size) +
-           " ranks, " + std::to_string(cuda_device_count()) + " visible GPUs)";
+  // --gpus-per-task=1 or a CUDA_VISIBLE_DEVICES per rank). Ranks may share a GPU.
+  const std::vector<std::string> ids = node.all(gpu_bus_id(ex.device()));
+  for (std::size_t r = 0; r < ids.size(); ++r)
+    if (!gpu_visible(ids[r]))
+      return "ipc needs each rank to see the GPUs of the others, and rank " +
+             std::to_string(comm.rank()) + " does not see rank " + std::to_string(r) + "'s GPU " +
+             ids[r];
   return "";
 }
 

@@ -1,8 +1,5 @@
 #include "core/nccl_link.hpp"
 
-#include <cstring>
-#include <vector>
-
 #include "core/error.hpp"
 
 #if defined(STAGHORN_HAVE_CUDA) && __has_include(<nccl.h>)
@@ -107,33 +104,11 @@ class NcclTransport final : public Transport {
 
 }  // namespace
 
-namespace {
-
-// NCCL refuses two ranks on one GPU: names the first pair of this node's ranks that share one
-// ("" when none does). Collective over the node's ranks.
-std::string shared_gpu(const Comm& comm, const Exec& ex) {
-  constexpr int kLen = 32;  // "0000:00:00.0" and more
-  char mine[kLen] = {};
-  check_cuda(cudaDeviceGetPCIBusId(mine, kLen, ex.device()), "cudaDeviceGetPCIBusId");
-  const NodeComm node(comm);
-  const int n = node.size();
-  std::vector<char> ids(static_cast<std::size_t>(kLen) * n);
-  check_mpi(MPI_Allgather(mine, kLen, MPI_CHAR, ids.data(), kLen, MPI_CHAR, node.get()),
-            "MPI_Allgather (GPU bus ids)");
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (std::strncmp(&ids[i * kLen], &ids[j * kLen], kLen) == 0)
-        return "NCCL needs a GPU per rank, and ranks " + std::to_string(i) + " and " +
-               std::to_string(j) + " of this node share GPU " + std::string(&ids[i * kLen]);
-  return "";
-}
-
-}  // namespace
-
 std::string NcclLink::unavailable(const Comm& comm, const Exec& ex, const std::string& library) {
   if (!ex.on_device()) return "NCCL needs the cuda backend";
-  const std::string shared = shared_gpu(comm, ex);  // before anything a rank may return early on
-  if (!shared.empty()) return shared;
+  // Before anything a rank may return early on: it communicates.
+  const std::string shared = shared_gpu(comm, ex);
+  if (!shared.empty()) return "NCCL needs a GPU per rank, and " + shared;
   Library lib;
   return lib.load(library);
 }

@@ -57,8 +57,11 @@ Network::Network(const Comm& comm, const Exec& ex, const std::string& requested,
     : comm_(comm), ex_(ex), timer_(std::make_unique<PhaseTimer>(ex)) {
   if (requested == "auto") {
     kind_ = TransportKind::mpi;
-    // Device-to-device only pays where there are GPUs and peers to reach.
-    if (ex.on_device() && comm.size() > 1) {
+    // Device-to-device only pays where there are GPUs and peers to reach, each on a GPU of its
+    // own: ranks that share a GPU time-slice it, and a transfer ordered across their contexts
+    // (ipc's events, NCCL) waits for context switches where host-staged MPI does not (ipc ran
+    // 11x slower than mpi on 2 ranks of one H100 at 64^3).
+    if (ex.on_device() && comm.size() > 1 && shared_gpu(comm, ex).empty()) {
       // Copy engines first: they move the halo without taking SMs from the inner region.
       if (usable_everywhere(comm, TransportKind::ipc, ex, nccl_library, false))
         kind_ = TransportKind::ipc;

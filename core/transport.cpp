@@ -33,6 +33,16 @@ bool mpi_cuda_aware() {
 #endif
 }
 
+std::string shared_gpu(const Comm& comm, const Exec& ex) {
+  const std::vector<std::string> ids = NodeComm(comm).all(gpu_bus_id(ex.device()));
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::size_t j = i + 1; j < ids.size(); ++j)
+      if (ids[i] == ids[j])
+        return "ranks " + std::to_string(i) + " and " + std::to_string(j) +
+               " of this node share GPU " + ids[i];
+  return "";
+}
+
 void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv) {
   std::vector<MPI_Request> reqs(plan.sends.size() + plan.recvs.size());
   std::vector<int> peers;

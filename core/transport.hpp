@@ -57,6 +57,10 @@ std::unique_ptr<Transport> make_ipc_transport(const Comm& comm, const Exec& ex);
 // node. Communicates (every rank calls it).
 std::string ipc_unavailable(const Comm& comm, const Exec& ex);
 
+// The first pair of this node's ranks on one GPU ("ranks 0 and 1 of this node share GPU
+// 0000:00:06.0"), or "" when each has its own. Collective over the node's ranks (cuda backend).
+std::string shared_gpu(const Comm& comm, const Exec& ex);
+
 // True when this MPI library can take device pointers (compiled in and reported at run time).
 bool mpi_cuda_aware();
 

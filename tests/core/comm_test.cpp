@@ -1,5 +1,5 @@
 // Comm's waits: with a timeout, a peer that never answers ends the wait with an error naming it,
-// and a late peer within the timeout is waited for.
+// and a late peer within the timeout is waited for. NodeComm's gather.
 #include "core/comm.hpp"
 
 #include <gtest/gtest.h>
@@ -56,6 +56,19 @@ TEST(Comm, LatePeerWithinTheTimeoutIsWaitedFor) {
   EXPECT_EQ(got, 10.0 + prev);
   EXPECT_EQ(comm.max(comm.rank()), comm.size() - 1);  // the collectives' polled path
   EXPECT_EQ(comm.sum(1LL), comm.size());
+}
+
+// Tests run on one node: the node's ranks are the job's, in the same order.
+TEST(NodeComm, AllGathersEveryRanksTextInRankOrder) {
+  const Comm comm;
+  const NodeComm node(comm);
+  EXPECT_EQ(node.size(), comm.size());
+  EXPECT_EQ(node.rank(), comm.rank());
+  EXPECT_EQ(comm.node_rank(), comm.rank());
+  const std::vector<std::string> got = node.all("rank " + std::to_string(comm.rank()));
+  ASSERT_EQ(static_cast<int>(got.size()), comm.size());
+  for (int r = 0; r < comm.size(); ++r) EXPECT_EQ(got[r], "rank " + std::to_string(r));
+  EXPECT_EQ(node.all(std::string(80, 'x'))[0], std::string(63, 'x'));  // cut, not overrun
 }
 
 TEST(Comm, WithTimeoutKeepsTheCommunicator) {
