@@ -48,6 +48,8 @@ void together(const Comm& comm, F&& f) {
   int code = 0;
   try {
     f();
+  } catch (const PeerTimeout&) {
+    throw;  // a peer is not answering: agreeing with it would wait for ever (main aborts the job)
   } catch (const Error& e) {
     error = e.what(), code = 1;
   } catch (const std::exception& e) {
