@@ -80,39 +80,36 @@ void Comm::wait(MPI_Request request, const char* what) const {
   wait_all(one, what);
 }
 
+void Comm::all_reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op,
+                      const char* what) const {
+  MPI_Request r;
+  check_mpi(MPI_Iallreduce(in, out, count, type, op, comm_, &r), what);
+  wait(r, what);
+}
+
 double Comm::max(double local) const {
   // MPI_MAX may drop NaN; a NaN anywhere must reach every rank, so it travels as a flag.
   const bool nan = std::isnan(local);
   double in[2] = {nan ? 1.0 : 0.0, nan ? -HUGE_VAL : local}, out[2];
-  MPI_Request r;
-  check_mpi(MPI_Iallreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, comm_, &r), "MPI_Iallreduce (max)");
-  wait(r, "MPI_Iallreduce (max)");
+  all_reduce(in, out, 2, MPI_DOUBLE, MPI_MAX, "MPI_Iallreduce (max)");
   return out[0] > 0 ? std::nan("") : out[1];
 }
 
 double Comm::sum(double local) const {
   double global = 0;
-  MPI_Request r;
-  check_mpi(MPI_Iallreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_, &r),
-            "MPI_Iallreduce (sum)");
-  wait(r, "MPI_Iallreduce (sum)");
+  all_reduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, "MPI_Iallreduce (sum)");
   return global;
 }
 
 long long Comm::sum(long long local) const {
   long long global = 0;
-  MPI_Request r;
-  check_mpi(MPI_Iallreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_, &r),
-            "MPI_Iallreduce (sum)");
-  wait(r, "MPI_Iallreduce (sum)");
+  all_reduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, "MPI_Iallreduce (sum)");
   return global;
 }
 
 int Comm::first_failure(bool failed) const {
   int mine = failed ? rank_ : size_, first = size_;
-  MPI_Request r;
-  check_mpi(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce (min)");
-  wait(r, "MPI_Iallreduce (min)");
+  all_reduce(&mine, &first, 1, MPI_INT, MPI_MIN, "MPI_Iallreduce (min)");
   return first < size_ ? first : -1;
 }
 

@@ -56,6 +56,9 @@ class Comm {
  private:
   // Waits for one nonblocking collective.
   void wait(MPI_Request request, const char* what) const;
+  // MPI_Allreduce, as a nonblocking collective waited for within the timeout.
+  void all_reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op,
+                  const char* what) const;
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;

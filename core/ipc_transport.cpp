@@ -113,6 +113,9 @@ class IpcTransport final : public Transport {
     check_cuda(cudaIpcGetEventHandle(&mine.sent, sent_), "cudaIpcGetEventHandle");
     check_cuda(cudaIpcGetEventHandle(&mine.consumed, consumed_), "cudaIpcGetEventHandle");
     for (const auto& m : plan.recvs) peers_[m.peer];
+    neighbours_.clear();
+    for (auto& [rank, p] : peers_) neighbours_.push_back(rank);
+    incoming_.assign(neighbours_.size(), MPI_REQUEST_NULL);
     // Per neighbour: its handles, and our receive offsets for its messages as (tag, offset)
     // pairs (as many each way: the segments are symmetric). Nonblocking, in any order.
     std::map<int, PeerHandles> handles;
@@ -159,14 +162,10 @@ class IpcTransport final : public Transport {
   }
 
   void tokens(int tag) {
-    std::vector<MPI_Request> reqs(peers_.size());
-    std::vector<int> peers;
-    for (auto& [rank, p] : peers_) {
-      check_mpi(MPI_Irecv(nullptr, 0, MPI_BYTE, rank, tag, own_, &reqs[peers.size()]),
+    for (std::size_t n = 0; n < neighbours_.size(); ++n)
+      check_mpi(MPI_Irecv(nullptr, 0, MPI_BYTE, neighbours_[n], tag, own_, &incoming_[n]),
                 "MPI_Irecv (ipc token)");
-      peers.push_back(rank);
-    }
-    comm_.wait_all(reqs, "ipc tokens", peers);
+    comm_.wait_all(incoming_, "ipc tokens", neighbours_);
     drain();
   }
 
@@ -190,6 +189,8 @@ class IpcTransport final : public Transport {
   std::size_t total_ = 0;
   bool first_ = true;
   std::map<int, Peer> peers_;
+  std::vector<int> neighbours_;        // the ranks of peers_, in its order
+  std::vector<MPI_Request> incoming_;  // a token from each neighbour (reused every exchange)
   std::vector<MPI_Request> pending_;
 };
 

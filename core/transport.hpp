@@ -53,8 +53,8 @@ void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, r
 std::unique_ptr<Transport> make_mpi_transport(const Comm& comm, const Exec& ex);
 std::unique_ptr<Transport> make_mpi_device_transport(const Comm& comm, const Exec& ex);
 std::unique_ptr<Transport> make_ipc_transport(const Comm& comm, const Exec& ex);
-// Why `ipc` cannot run here ("" when it can): it needs the cuda backend and every rank on this
-// node. Communicates (every rank calls it).
+// Why `ipc` cannot run here ("" when it can): it needs the cuda backend, every rank on this
+// node, and each rank able to see the others' GPUs. Communicates (every rank calls it).
 std::string ipc_unavailable(const Comm& comm, const Exec& ex);
 
 // The first pair of this node's ranks on one GPU ("ranks 0 and 1 of this node share GPU
