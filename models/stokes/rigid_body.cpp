@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/for_each.hpp"
+#include "core/reduce_each.hpp"
 
 namespace staghorn::stokes {
 namespace {
@@ -47,6 +48,23 @@ struct RigidTerm {
       for (int ll = l < 0 ? -1 : 0; ll < (l < 0 ? 0 : 6); ++ll)
         m = fmax(m, fabs(term(kk, ll, i, j, kz)));
     return m;
+  }
+};
+
+// The same terms for the velocity change, every mode in one pass (reduce_each): the largest |term|
+// (RigidBound, which sets the quantum), then the six quantised terms (RigidSums). Each term is
+// accumulated face by face as RigidTerm::term does, so the sums have the same bits.
+struct RigidBound {
+  RigidTerm t;
+  SH_HD Terms<1> operator()(int i, int j, int kz) const { return {{t(i, j, kz)}}; }
+};
+struct RigidSums {
+  RigidTerm t;
+  SH_HD Terms<6> operator()(int i, int j, int kz) const {
+    Terms<6> out;
+    for (int kk = 0; kk < 6; ++kk)
+      out.v[kk] = rint(t.term(kk, -1, i, j, kz) / t.quantum) * t.quantum;
+    return out;
   }
 };
 
@@ -152,12 +170,11 @@ RigidMotion RigidBody::rigid_part(const std::array<Field, 3>& V,
               0,
               -1,
               0};
-  t.quantum = exact_quantum(dec_.comm().max(reduce(ex_, owned_, MaxOp{}, t)), box_cells_);
+  const double bound = reduce_each<1>(ex_, owned_, MaxOp{}, RigidBound{t})[0];
+  t.quantum = exact_quantum(dec_.comm().max(bound), box_cells_);
+  const std::array<double, 6> local = reduce_each<6>(ex_, owned_, SumOp{}, RigidSums{t});
   std::array<double, 6> b{};
-  for (int k : active_) {
-    t.k = k;
-    b[k] = dec_.comm().sum(double(reduce(ex_, owned_, SumOp{}, t)));
-  }
+  for (int k : active_) b[k] = dec_.comm().sum(local[k]);
   const std::array<double, 6> x = solve_modes(gram_, b, active_);
   RigidMotion m;
   for (int a = 0; a < 3; ++a)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The performance ledger: every kernel benchmark and model run that docs/performance.md quotes, on
+# one GPU, in one command; one JSON line per figure (name, value, unit, copy bandwidth of the same
+# run, commit, device) in OUT/ledger.jsonl, then the comparison with docs/performance-baseline.json
+# (scripts/perf_compare.py: exit 1 when a figure is more than 5% worse than its baseline on the
+# same GPU kind).
+#
+# Expects the bundle made here (binaries of the commit to measure; strip them to stay small):
+#   ../shared/device/bundle-mpi.sh .device-bundle build/bin/staghorn \
+#     build/bin/bench_diffusion_kernels build/bin/bench_stokes_kernels \
+#     build/bin/bench_hydromech_kernels build/bin/bench_mhd build/bin/bench_mhd_stage
+#   git rev-parse --short HEAD > .device-bundle/COMMIT
+#   tar cJf .device/bundle.tar.xz .device-bundle
+# (optionally a single-precision bench_mhd copied in as .device-bundle/bench_mhd_single).
+# Usage, on the GPU machine: scripts/gpu-bench.sh OUT [quick]
+#   quick: the kernel benchmarks only (no 512^3 model runs, no coupled run).
+# Accept a measured run as the new baseline of its GPU kind, here:
+#   scripts/perf_compare.py OUT/ledger.jsonl --accept
+set -uo pipefail
+out=${1:?usage: gpu-bench.sh OUT [quick]}
+quick=${2:-}
+mkdir -p "$out"
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ ! -d $root/.device-bundle ]]; then
+  for t in "$root"/.device/bundle.tar.xz "$root"/.device/bundle.tar.gz; do
+    [[ -f $t ]] && tar xf "$t" -C "$root" && break
+  done
+fi
+B=$root/.device-bundle
+[[ -x $B/staghorn ]] || { echo "gpu-bench: no bundle at $B (see the header)" >&2; exit 2; }
+source "$B/env.sh"
+export PMIX_MCA_pcompress=^zlib OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+commit=$(cat "$B/COMMIT" 2>/dev/null || git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.memory --format=csv > "$out/gpu.txt"
+ledger=$out/ledger.jsonl
+: > "$ledger"
+failed=0
+run1() { orterun -np 1 --bind-to none "$@" 2>&1 | grep -v -e pmix -e 'dlopen error' -e 'Perhaps a missing'; }
+collect() {  # KIND LABEL FILE
+  python3 "$root/scripts/perf_collect.py" "$1" "$2" "$3" --commit "$commit" --device "$device" \
+    >> "$ledger" || { echo "gpu-bench: $2 gave no figure (see $3)" >&2; failed=$((failed + 1)); }
+}
+bench() {  # KIND LABEL PROGRAM ARGS...
+  local kind=$1 label=$2; shift 2
+  echo "== $label: $*"
+  run1 "$B/$@" > "$out/$label.txt"
+  collect "$kind" "$label" "$out/$label.txt"
+}
+model() {  # LABEL CONFIG --set ...
+  local label=$1 config=$2; shift 2
+  echo "== $label: staghorn run $config $*"
+  rm -rf "$out/run_$label"
+  run1 "$B/staghorn" run "$root/$config" --output "$out/run_$label" --set output.every=0 \
+    --set output.final=false --set metrics.copy_bandwidth=true "$@" > "$out/$label.txt"
+  tail -1 "$out/run_$label/metrics.jsonl" > "$out/$label.metrics.json" 2>/dev/null
+  collect metrics "$label" "$out/$label.metrics.json"
+  rm -rf "$out/run_$label"
+}
+
+bench table diffusion.512.n3 bench_diffusion_kernels 512 100 3
+bench table diffusion.512.n0 bench_diffusion_kernels 512 100 0
+bench table stokes.256.3d bench_stokes_kernels 256 200 3
+bench table hydromech.256 bench_hydromech_kernels 256 200
+bench mhd mhd.256.entropy.tiled bench_mhd 256 10 6 0 34000 tiled
+bench mhd mhd.256.isothermal.tiled bench_mhd 256 10 6 1 34000 tiled
+bench mhd mhd.256.entropy.generic bench_mhd 256 3 6 0 34000 generic
+bench stage mhd.stage.256 bench_mhd_stage 256 10
+if [[ -x $B/bench_mhd_single ]]; then
+  bench mhd mhd.256.entropy.tiled.single bench_mhd_single 256 10 6 0 67000 tiled
+fi
+if [[ $quick != quick ]]; then
+  bench mhd mhd.512.entropy.tiled bench_mhd 512 10 6 0 34000 tiled
+  model diffusion.run512.n3 models/diffusion/examples/diffusion3d_gpu_512.json --set diffusion.exponent=3
+  model diffusion.run512.n0 models/diffusion/examples/diffusion3d_gpu_512.json --set diffusion.exponent=0
+  model hydromech.coupled3d models/hydromech/examples/hydromech3d_coupled_blob_gpu.json --set time.steps=2
+fi
+
+echo "== ledger ($(wc -l < "$ledger") figures, commit $commit, $device)"
+python3 "$root/scripts/perf_compare.py" "$ledger" | tee "$out/compare.txt"
+status=${PIPESTATUS[0]}
+[[ $failed == 0 ]] || { echo "gpu-bench: $failed benchmark(s) gave no figure" >&2; exit 1; }
+exit "$status"

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Compares a ledger run (scripts/gpu-bench.sh's ledger.jsonl) with the accepted figures.
+
+Usage:
+  perf_compare.py LEDGER [--baseline docs/performance-baseline.json] [--tolerance 0.05]
+      Fails (exit 1) listing every figure more than TOLERANCE worse than its baseline on the
+      same GPU kind, and every baseline figure the run did not produce. Figures the baseline
+      does not hold yet are listed as new (not a failure).
+  perf_compare.py LEDGER --accept [--baseline ...]
+      Writes the run's figures into the baseline under its GPU kind (only with a measured run:
+      the baseline is never edited by hand).
+
+"Worse" follows each figure's direction: a T_eff fraction of copy that is lower, a time per
+cell that is higher. Fractions of copy compare across machines of one kind because each is
+divided by the copy bandwidth measured in the same run.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+
+def kind_of(device):
+    """The GPU kind a device string belongs to (H100, H200, ...), or the string itself."""
+    m = re.search(r"\b([A-Z]\d{2,4}[A-Z]?)\b", device or "")
+    return m.group(1) if m else (device or "unknown")
+
+
+def read_ledger(path):
+    figures = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                fig = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"perf_compare: {path}:{n}: not JSON ({e})")
+            figures[fig["name"]] = fig
+    if not figures:
+        sys.exit(f"perf_compare: {path} holds no figure")
+    return figures
+
+
+def run_kind(figures):
+    kinds = {kind_of(f.get("device")) for f in figures.values() if f.get("device")}
+    if len(kinds) != 1:
+        sys.exit(f"perf_compare: the ledger mixes or lacks GPU kinds: {sorted(kinds)}")
+    return kinds.pop()
+
+
+def worse_by(fig, base):
+    """How much worse fig is than base, as a fraction (negative: better)."""
+    v, b = fig["value"], base["value"]
+    if fig.get("better", base.get("better")) == "lower":
+        return (v - b) / b
+    return (b - v) / b
+
+
+def compare(figures, baseline, tolerance):
+    failures, lines = [], []
+    for name in sorted(set(baseline) | set(figures)):
+        base, fig = baseline.get(name), figures.get(name)
+        if base is None:
+            lines.append(f"  new       {name}: {fig['value']:.4g} {fig['unit']}")
+            continue
+        if fig is None:
+            failures.append(f"  missing   {name} (baseline {base['value']:.4g} {base['unit']})")
+            continue
+        w = worse_by(fig, base)
+        text = (f"{name}: {fig['value']:.4g} against {base['value']:.4g} {fig['unit']} "
+                f"({-100 * w:+.1f}%)")
+        if w > tolerance:
+            failures.append(f"  WORSE     {text}")
+        else:
+            lines.append(f"  ok        {text}")
+    return failures, lines
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("ledger")
+    here = os.path.dirname(os.path.abspath(__file__))
+    p.add_argument("--baseline", default=os.path.join(here, "..", "docs",
+                                                      "performance-baseline.json"))
+    p.add_argument("--tolerance", type=float, default=0.05)
+    p.add_argument("--accept", action="store_true")
+    a = p.parse_args()
+
+    figures = read_ledger(a.ledger)
+    kind = run_kind(figures)
+    try:
+        with open(a.baseline, encoding="utf-8") as f:
+            book = json.load(f)
+    except FileNotFoundError:
+        book = {}
+
+    if a.accept:
+        keep = ("value", "unit", "better", "copy_gbs", "commit", "device")
+        book[kind] = {n: {k: f.get(k) for k in keep} for n, f in sorted(figures.items())}
+        with open(a.baseline, "w", encoding="utf-8") as f:
+            json.dump(book, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"perf_compare: {len(figures)} figures accepted as the {kind} baseline")
+        return
+
+    if kind not in book:
+        sys.exit(f"perf_compare: the baseline holds no figures for {kind} (run with --accept "
+                 f"once, from a measured run)")
+    failures, lines = compare(figures, book[kind], a.tolerance)
+    print(f"{kind}: {len(figures)} figures against {len(book[kind])} in the baseline, "
+          f"tolerance {100 * a.tolerance:.0f}%")
+    print("\n".join(lines))
+    if failures:
+        print(f"{len(failures)} figure(s) more than {100 * a.tolerance:.0f}% worse or missing:")
+        print("\n".join(failures))
+        sys.exit(1)
+    print("no figure more than the tolerance below its baseline")
+
+
+if __name__ == "__main__":
+    main()
