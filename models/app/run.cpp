@@ -4,11 +4,13 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <iostream>
 #include <optional>
 
 #include "core/bandwidth.hpp"
 #include "core/decomposition.hpp"
 #include "core/network.hpp"
+#include "core/threads.hpp"
 #include "io/config.hpp"
 #include "io/progress.hpp"
 #include "io/records.hpp"
@@ -33,6 +35,8 @@ struct Setup {
   Exec exec;
   std::unique_ptr<Decomposition> dec;
   FaultSpec fault;
+  ThreadPlan threads;  // OpenMP threads per rank against the node's cores
+  int node_ranks = 1;
 };
 
 Exec make_exec(const std::string& backend, int node_rank) {
@@ -80,9 +84,16 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
 
 // Everything `run` builds before its first step: setup, network (collective) and model.
 std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& comm) {
-  const int node_rank = comm.node_rank();
+  const NodeComm node(comm);
+  const ThreadPlan threads = plan_threads(node);
   std::unique_ptr<Model> model;
-  together(comm, [&] { s = prepare(request, comm, node_rank); });
+  together(comm, [&] { s = prepare(request, comm, node.rank()); });
+  s.threads = threads;
+  s.node_ranks = node.size();
+  if (comm.root() && s.exec.backend() == Backend::cpu && threads.oversubscribed())
+    std::cerr << "staghorn: warning: " << threads.describe(node.size())
+              << ": more threads than cores, each waits for the others (set OMP_NUM_THREADS or "
+                 "use fewer ranks)\n";
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
   s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
                                                s.settings.nccl_library));
@@ -172,6 +183,9 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   m["backend"] = to_string(s.exec.backend());
   m["device"] = s.exec.description();
   m["ranks"] = ranks;
+  m["threads_per_rank"] = s.threads.threads;
+  m["cores_per_node"] = s.threads.node_cores;
+  m["ranks_x_threads_on_cores"] = s.threads.describe(s.node_ranks);
   m["grid"] = {rs.grid.n.x, rs.grid.n.y, rs.grid.n.z};
   m["process_grid"] = {s.dec->dims().x, s.dec->dims().y, s.dec->dims().z};
   m["steps"] = steps;
