@@ -64,6 +64,30 @@ SH_HD inline real plus_source(real R, const View& f, Off o) {
     return R;
 }
 
+// The pointwise operators, on values: the generic kernels below gather them by offset, the tiled
+// one (coupled_tiled.hpp) from registers and shared memory; both compute the same expressions.
+
+// Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C + source), with Pe = p - pf and the
+// porosity phi = exc + phi_ref of the iterate. The compaction term is taken implicitly in
+// pseudo-time: in decompaction (C' large) it would otherwise limit K~dtau.
+template <bool Sourced>
+SH_HD inline real solid_pressure(const Constants& k, real P, real Pf, real phi_old, real exc,
+                                 real mu_max, real div, real source) {
+  const real Pe_c = P - Pf, w = k.mat.weakening_factor(Pe_c);
+  const real C = k.mat.compaction_rate(phi_old, Pe_c, w, k.dt);
+  const real dC = k.mat.compaction_coefficient(exc + k.phi_ref, Pe_c, w);
+  const real kdt = k.sp.r * k.sp.gdt * mu_max;
+  real R = -div - C;
+  if constexpr (Sourced) R += source;
+  return P + kdt / (1 + kdt * dC) * R;
+}
+
+// tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation, with the old
+// stress as an extra strain rate; elastic = 0 for a viscous solid).
+SH_HD inline real relax_ve(real elastic, real tau, real gdt, real mu, real e, real tau_old) {
+  return stokes::Pseudo<3>::relax(tau, gdt, mu, e + elastic * tau_old);
+}
+
 // Pressures and stresses of the next iterate, point by point (cells and edges), from the current
 // one. Strain rates and viscosity averages are the Stokes model's.
 template <int Dim, bool Sourced = false>
@@ -75,20 +99,13 @@ struct Pseudo : stokes::Kinematics<Dim> {
   SH_HD real Pe(Off o) const { return K::s.P.p[o] - x.Pf.p[o]; }
   SH_HD real phi(Off o) const { return x.exc.p[o] + k.phi_ref; }
 
-  // Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C). The compaction term is taken
-  // implicitly in pseudo-time: in decompaction (C' large) it would otherwise limit K~dtau.
   SH_HD real P_new(Off o) const {
-    const real Pe_c = Pe(o), w = k.mat.weakening_factor(Pe_c);
-    const real C = k.mat.compaction_rate(x.phi_old.p[o], Pe_c, w, k.dt);
-    const real dC = k.mat.compaction_coefficient(phi(o), Pe_c, w);
-    const real kdt = k.sp.r * k.sp.gdt * K::m.mu_max.p[o];
-    return K::s.P.p[o] +
-           kdt / (1 + kdt * dC) * plus_source<Sourced>(-K::div(o) - C, x.src.solid, o);
+    return solid_pressure<Sourced>(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], x.exc.p[o],
+                                   K::m.mu_max.p[o], K::div(o),
+                                   Sourced ? x.src.solid.p[o] : real(0));
   }
-
-  // tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation).
   SH_HD real relax(real tau, real gdt, real mu, real e, real tau_old) const {
-    return stokes::Pseudo<Dim>::relax(tau, gdt, mu, e + k.elastic * tau_old);
+    return relax_ve(k.elastic, tau, gdt, mu, e, tau_old);
   }
   SH_HD real gdt_cell(Off o) const { return k.sp.gdt * K::m.mu_max.p[o]; }
   SH_HD real Txx_new(Off o) const {
@@ -124,31 +141,49 @@ struct FluidEval {
   real R, r, k_c, k_max, dk, phi;
 };
 
+// From values: the fluid pressure pf and permeability kp at the cell (index 0) and at its low and
+// high neighbours along each axis (1 + 2a and 2 + 2a), the cell's porosity phi, total pressure P
+// and porosity at the start of the step.
 template <int Dim, bool Sourced = false>
-SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, Off o) {
+SH_HD inline FluidEval fluid_of(const Constants& k, const real pf[7], const real kp[7], real phi,
+                                real P, real phi_old, real source) {
   FluidEval e{};
-  e.phi = x.exc.p[o] + k.phi_ref;
-  e.k_c = k.mat.permeability(e.phi);
-  const Off s[3] = {1, x.Pf.sy, x.Pf.sz};
+  e.phi = phi;
+  e.k_c = kp[0];
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
-  const real* pf = x.Pf.p + o;
   for (int a = 0; a < Dim; ++a) {
-    const real k_lo = real(0.5) * (e.k_c + k.mat.permeability(x.exc.p[o - s[a]] + k.phi_ref));
-    const real k_hi = real(0.5) * (e.k_c + k.mat.permeability(x.exc.p[o + s[a]] + k.phi_ref));
+    const real lo = pf[1 + 2 * a], hi = pf[2 + 2 * a];
+    const real k_lo = real(0.5) * (e.k_c + kp[1 + 2 * a]);
+    const real k_hi = real(0.5) * (e.k_c + kp[2 + 2 * a]);
     // q = -k (grad pf - B e_up) is the reduced variant's flux of -pf.
-    const real q_lo = darcy_flux(k_lo, -pf[-s[a]], -pf[0], rdx[a], k.body[a]);
-    const real q_hi = darcy_flux(k_hi, -pf[0], -pf[s[a]], rdx[a], k.body[a]);
+    const real q_lo = darcy_flux(k_lo, -lo, -pf[0], rdx[a], k.body[a]);
+    const real q_hi = darcy_flux(k_hi, -pf[0], -hi, rdx[a], k.body[a]);
     e.R -= (q_hi - q_lo) * rdx[a];
     e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
-    e.dk += (fabs((pf[0] - pf[-s[a]]) * rdx[a] - k.body[a]) +
-             fabs((pf[s[a]] - pf[0]) * rdx[a] - k.body[a])) *
+    e.dk += (fabs((pf[0] - lo) * rdx[a] - k.body[a]) + fabs((hi - pf[0]) * rdx[a] - k.body[a])) *
             rdx[a];
   }
-  const real Pe = P.p[o] - pf[0], w = k.mat.weakening_factor(Pe);
-  e.R += k.mat.compaction_rate(x.phi_old.p[o], Pe, w, k.dt);
-  e.R = plus_source<Sourced>(e.R, x.src.fluid, o);
+  const real Pe = P - pf[0], w = k.mat.weakening_factor(Pe);
+  e.R += k.mat.compaction_rate(phi_old, Pe, w, k.dt);
+  if constexpr (Sourced) e.R += source;
   e.r = k.mat.compaction_coefficient(e.phi, Pe, w);
   return e;
+}
+
+template <int Dim, bool Sourced = false>
+SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, Off o) {
+  const Off s[3] = {1, x.Pf.sy, x.Pf.sz};
+  real pf[7] = {x.Pf.p[o]}, kp[7];
+  const real phi = x.exc.p[o] + k.phi_ref;
+  kp[0] = k.mat.permeability(phi);
+  for (int a = 0; a < Dim; ++a) {
+    pf[1 + 2 * a] = x.Pf.p[o - s[a]];
+    pf[2 + 2 * a] = x.Pf.p[o + s[a]];
+    kp[1 + 2 * a] = k.mat.permeability(x.exc.p[o - s[a]] + k.phi_ref);
+    kp[2 + 2 * a] = k.mat.permeability(x.exc.p[o + s[a]] + k.phi_ref);
+  }
+  return fluid_of<Dim, Sourced>(k, pf, kp, phi, P.p[o], x.phi_old.p[o],
+                                Sourced ? x.src.fluid.p[o] : real(0));
 }
 
 // The reduced variant's optimal local pseudo-step for the fluid pressure.
