@@ -1,31 +1,71 @@
 #include "core/boundary.hpp"
 
+#include <stdexcept>
+
 #include "core/error.hpp"
 #include "core/for_each.hpp"
 
 namespace staghorn {
 namespace {
 
-// Ghost g takes its value from the point mirrored at index m = mirror - g, across the boundary.
+constexpr int kMaxFields = 6;
+
+// The ghosts of one side for up to six fields: field c's ghost g (lo[c] <= g < hi[c] along the
+// axis) from the point m = mirror[c] - g by rule[c].
 struct FillGhosts {
-  View f;
-  int axis, mirror;
-  Bc bc;
+  View f[kMaxFields];
+  GhostRule rule[kMaxFields];
+  int lo[kMaxFields], hi[kMaxFields], mirror[kMaxFields];
+  int count, axis;
   SH_HD void operator()(int i, int j, int k) const {
-    int idx[3] = {i, j, k};
-    const int g = idx[axis];
-    idx[axis] = mirror - g;
-    const real inside = f(idx[0], idx[1], idx[2]);
-    real& ghost = f(i, j, k);
-    if (bc.kind == BcKind::neumann) {
-      ghost = inside;
-    } else {
-      ghost = (idx[axis] == g) ? bc.value : 2 * bc.value - inside;
+    for (int c = 0; c < count; ++c) {
+      int idx[3] = {i, j, k};
+      const int g = idx[axis];
+      if (g < lo[c] || g >= hi[c]) continue;
+      idx[axis] = mirror[c] - g;
+      f[c](i, j, k) = rule[c].ghost(f[c](idx[0], idx[1], idx[2]), g - idx[axis]);
     }
   }
 };
 
 }  // namespace
+
+void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
+                 const std::vector<SideRules>& rules, Lane lane) {
+  if (fields.empty()) return;
+  if (fields.size() > kMaxFields || rules.size() != fields.size())
+    throw std::logic_error("fill_ghosts: up to six fields, one set of rules each");
+  const Layout& l = fields[0]->layout();
+  for_each_boundary_side(dec, l, [&](int a, int side) {
+    const int n = l.n[a], h = l.h[a];
+    FillGhosts k{};
+    k.axis = a;
+    bool staggered_here = false;
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      const GhostRule& rule = rules[c][2 * a + side];
+      if (rule.kind == GhostRule::keep) continue;
+      // A staggered field's boundary point sits at index 0 (n on the high side).
+      const bool stag = staggered(fields[c]->location(), a);
+      staggered_here = staggered_here || (stag && side == 0);
+      const int i = k.count++;
+      k.f[i] = fields[c]->view();
+      k.rule[i] = rule;
+      k.lo[i] = side == 0 ? -h : n;
+      k.hi[i] = side == 0 ? (stag ? 1 : 0) : n + h;
+      k.mirror[i] = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
+    }
+    if (k.count == 0) return;
+    Region r = l.all();
+    r.lo[a] = side == 0 ? -h : n;
+    r.hi[a] = side == 0 ? (staggered_here ? 1 : 0) : n + h;
+    for_each(ex, r, lane, k);
+  });
+}
+
+void fill_ghosts(const Exec& ex, const Decomposition& dec, Field& f, const SideRules& rules,
+                 Lane lane) {
+  fill_ghosts(ex, dec, std::vector<Field*>{&f}, std::vector<SideRules>{rules}, lane);
+}
 
 BcKind parse_bc_kind(const std::string& name) {
   if (name == "dirichlet") return BcKind::dirichlet;
@@ -35,22 +75,21 @@ BcKind parse_bc_kind(const std::string& name) {
 
 std::string to_string(BcKind kind) { return kind == BcKind::neumann ? "neumann" : "dirichlet"; }
 
+GhostRule rule_of(const Bc& bc) {
+  return bc.kind == BcKind::neumann ? GhostRule::zero_gradient() : GhostRule::fixed_value(bc.value);
+}
+
+SideRules zero_gradient_sides() {
+  SideRules r;
+  r.fill(GhostRule::zero_gradient());
+  return r;
+}
+
 void apply_boundaries(const Exec& ex, const Decomposition& dec, Field& f, const SideBcs& bcs,
                       Lane lane) {
-  const Layout& l = f.layout();
-  for_each_boundary_side(dec, l, [&](int a, int side) {
-    const bool stag = staggered(f.location(), a);
-    const int n = l.n[a], h = l.h[a];
-    Region r = l.all();
-    if (side == 0) {
-      r.hi[a] = stag ? 1 : 0;  // a staggered field's boundary point sits at index 0
-    } else {
-      r.lo[a] = n;  // ... and at index n on the high side
-      r.hi[a] = n + h;
-    }
-    const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
-    for_each(ex, r, lane, FillGhosts{f.view(), a, mirror, bcs[2 * a + side]});
-  });
+  SideRules rules;
+  for (int s = 0; s < 6; ++s) rules[s] = rule_of(bcs[s]);
+  fill_ghosts(ex, dec, f, rules, lane);
 }
 
 }  // namespace staghorn

@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <string>
+#include <vector>
 
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
@@ -9,18 +10,36 @@ namespace staghorn {
 
 // Physical boundary conditions act through ghost cells: after the halo exchange, the ghosts of a
 // bounded side are set so that the stencils need no special cases at the boundary.
-enum class BcKind { dirichlet, neumann };
+//
+// Every wall condition of every model is one GhostRule: ghost point g takes its value from the
+// point mirrored across the boundary, m = mirror - g, where the mirror index follows from the
+// field's stagger location (a cell-centred field's boundary lies between cells -1 and 0; a field
+// staggered along the axis has its boundary point at index 0, or n on the high side).
+struct GhostRule {
+  enum Kind : unsigned char {
+    keep,           // the ghosts are left as they are (a side whose values are prescribed)
+    symmetric,      // ghost = inside + step * (g - m): zero gradient, or a fixed gradient
+                    // along the axis (step per cell)
+    antisymmetric,  // ghost = 2 value - inside: `value` on the boundary (on the point itself
+                    // for a staggered field)
+  };
+  Kind kind = symmetric;
+  real value = 0;  // antisymmetric: the boundary value
+  real step = 0;   // symmetric: the change per cell along the axis (gradient times spacing)
 
-struct Bc {
-  BcKind kind = BcKind::dirichlet;
-  real value = 0;  // the boundary value (Dirichlet); Neumann is zero-gradient
+  static GhostRule zero_gradient() { return {symmetric, 0, 0}; }
+  static GhostRule fixed_gradient(real step) { return {symmetric, 0, step}; }
+  static GhostRule fixed_value(real value) { return {antisymmetric, value, 0}; }
+
+  // The ghost from the mirrored point; `distance` = g - m (0: the staggered boundary point).
+  SH_HD real ghost(real inside, int distance) const {
+    if (kind == antisymmetric) return distance == 0 ? value : 2 * value - inside;
+    return step == 0 ? inside : inside + step * distance;
+  }
 };
 
-BcKind parse_bc_kind(const std::string& name);
-std::string to_string(BcKind kind);
-
-// One condition per side, ordered x_lo, x_hi, y_lo, y_hi, z_lo, z_hi.
-using SideBcs = std::array<Bc, 6>;
+// One rule per side, ordered x_lo, x_hi, y_lo, y_hi, z_lo, z_hi.
+using SideRules = std::array<GhostRule, 6>;
 
 // Calls f(axis, side) (side 0: low, 1: high) for every side of this rank's block that is a physical
 // boundary of the domain: an axis with ghosts (halo) that is not periodic, at the domain's edge.
@@ -33,10 +52,48 @@ void for_each_boundary_side(const Decomposition& dec, const Layout& l, F&& f) {
   }
 }
 
-// Fills the ghosts of `f` on the sides of this rank's block that are physical boundaries.
-// Axes are treated in order x, y, z across the whole padded extent of the others, so edges and
-// corners are filled too. A Dirichlet value is imposed on the boundary itself: by a ghost mirrored
-// across the face for cell-centred points, directly on the boundary face for staggered points.
+// Fills the ghosts of up to six fields (of one layout) on the sides of this rank's block that
+// are physical boundaries, field c by rules[c], one launch per side. Axes are treated in order
+// x, y, z across the whole padded extent of the others, so edges and corners are filled too.
+void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
+                 const std::vector<SideRules>& rules, Lane lane = Lane::inner);
+void fill_ghosts(const Exec& ex, const Decomposition& dec, Field& f, const SideRules& rules,
+                 Lane lane = Lane::inner);
+
+// Fields with their rules, filled together by fill_ghosts (one launch per side for all of them).
+class GhostFill {
+ public:
+  GhostFill& add(Field& f, const SideRules& rules) {
+    fields_.push_back(&f);
+    rules_.push_back(rules);
+    return *this;
+  }
+  void apply(const Exec& ex, const Decomposition& dec, Lane lane = Lane::inner) const {
+    fill_ghosts(ex, dec, fields_, rules_, lane);
+  }
+
+ private:
+  std::vector<Field*> fields_;
+  std::vector<SideRules> rules_;
+};
+
+// The two conditions of the configuration files, as rules.
+enum class BcKind { dirichlet, neumann };
+
+struct Bc {
+  BcKind kind = BcKind::dirichlet;
+  real value = 0;  // the boundary value (Dirichlet); Neumann is zero-gradient
+};
+
+BcKind parse_bc_kind(const std::string& name);
+std::string to_string(BcKind kind);
+
+using SideBcs = std::array<Bc, 6>;
+
+GhostRule rule_of(const Bc& bc);
+SideRules zero_gradient_sides();
+
+// fill_ghosts with the rule of each side's condition.
 void apply_boundaries(const Exec& ex, const Decomposition& dec, Field& f, const SideBcs& bcs,
                       Lane lane = Lane::inner);
 

@@ -62,6 +62,7 @@ bench table diffusion.512.n3 bench_diffusion_kernels 512 100 3
 bench table diffusion.512.n0 bench_diffusion_kernels 512 100 0
 bench table stokes.256.3d bench_stokes_kernels 256 200 3
 bench table hydromech.256 bench_hydromech_kernels 256 200
+bench table hydromech.coupled.128 bench_hydromech_coupled 128 200
 bench mhd mhd.256.entropy.tiled bench_mhd 256 10 6 0 34000 tiled
 bench mhd mhd.256.isothermal.tiled bench_mhd 256 10 6 1 34000 tiled
 bench mhd mhd.256.entropy.generic bench_mhd 256 3 6 0 34000 generic

@@ -7,23 +7,6 @@
 namespace staghorn::hydromech {
 namespace {
 
-// Ghost g mirrors interior point m = mirror - g across the side.
-struct FillPeGhosts {
-  View f;
-  int axis, mirror;
-  PeBc bc;
-  real drop;  // buoyancy * dx: the Pe step per cell of a no-flux gradient
-  SH_HD void operator()(int i, int j, int k) const {
-    int idx[3] = {i, j, k};
-    const int g = idx[axis];
-    idx[axis] = mirror - g;
-    const real inside = f(idx[0], idx[1], idx[2]);
-    // Zero flux: (Pe_g - Pe_m) / ((g - m) dx) + buoyancy = 0.
-    f(i, j, k) =
-        bc.kind == PeBcKind::closed ? inside - drop * (g - idx[axis]) : 2 * bc.value - inside;
-  }
-};
-
 // Ghost g from the cells g + step and g + 2 step (step: +1 on a low side, -1 on a high side).
 struct LogLinearGhost {
   View f;
@@ -47,22 +30,21 @@ PeBcKind parse_pe_bc(const std::string& name) {
   throw Error("unknown pressure boundary condition \"" + name + "\" (closed or dirichlet)");
 }
 
+SideRules pe_rules(const Grid& grid, const PeBcs& bcs, const real body[3]) {
+  SideRules rules;
+  for (int s = 0; s < 6; ++s) {
+    // Zero flux: (Pe_g - Pe_m) / ((g - m) dx) + buoyancy = 0.
+    const int a = s / 2;
+    const real drop = a < grid.dims() ? body[a] * grid.spacing(a) : 0;
+    rules[s] = bcs[s].kind == PeBcKind::closed ? GhostRule::fixed_gradient(-drop)
+                                               : GhostRule::fixed_value(bcs[s].value);
+  }
+  return rules;
+}
+
 void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, const PeBcs& bcs,
                          const real body[3], Lane lane) {
-  const Layout& l = Pe.layout();
-  for_each_boundary_side(dec, l, [&](int a, int side) {
-    const int n = l.n[a], h = l.h[a];
-    const real drop = body[a] * dec.grid().spacing(a);
-    Region r = l.all();
-    if (side == 0) {
-      r.hi[a] = 0;
-    } else {
-      r.lo[a] = n;
-      r.hi[a] = n + h;
-    }
-    const int mirror = side == 0 ? -1 : 2 * n - 1;
-    for_each(ex, r, lane, FillPeGhosts{Pe.view(), a, mirror, bcs[2 * a + side], drop});
-  });
+  fill_ghosts(ex, dec, Pe, pe_rules(dec.grid(), bcs, body), lane);
 }
 
 void extrapolate_porosity_at_open_sides(const Exec& ex, const Decomposition& dec, Field& f,

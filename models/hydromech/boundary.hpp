@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "core/boundary.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 
@@ -23,7 +24,10 @@ using PeBcs = std::array<PeBc, 6>;
 
 PeBcKind parse_pe_bc(const std::string& name);
 
-// Fills the ghosts of Pe on this rank's physical sides; `body` is the buoyancy per axis.
+// The ghost rules of Pe on each side (core/boundary.hpp); `body` is the buoyancy per axis.
+SideRules pe_rules(const Grid& grid, const PeBcs& bcs, const real body[3]);
+
+// Fills the ghosts of Pe on this rank's physical sides by those rules.
 void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, const PeBcs& bcs,
                          const real body[3], Lane lane = Lane::inner);
 

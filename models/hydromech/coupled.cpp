@@ -3,45 +3,27 @@
 #include <cmath>
 
 #include "core/boundary.hpp"
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/porosity_stats.hpp"
-#include "models/stokes/wall_edges.hpp"
+#include "models/staggered_stokes/fields.hpp"
+#include "models/staggered_stokes/params.hpp"
+#include "models/staggered_stokes/wall_edges.hpp"
+
+#if defined(__CUDACC__)
+#include "models/hydromech/coupled_tiled.hpp"
+constexpr bool kTiledCompiled = true;
+#else
+constexpr bool kTiledCompiled = false;
+#endif
 
 namespace staghorn::hydromech {
 namespace {
 
-const char* kSides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
-
-std::array<Field, 3> faces(const std::string& prefix, const Layout& l, Backend b, bool described) {
-  auto field = [&](int a, Location loc) {
-    const std::string axis = a == 0 ? "x" : (a == 1 ? "y" : "z");
-    return described ? Field(prefix + axis, loc, l, b, "1", "solid velocity along " + axis)
-                     : Field(prefix + axis, loc, l, b);
-  };
-  return {field(0, Location::face_x), field(1, Location::face_y), field(2, Location::face_z)};
-}
-
-std::array<Field, 6> stresses(const std::string& prefix, const Layout& l, Backend b,
-                              bool described) {
-  const char* comp[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
-  const Location loc[6] = {Location::cell,    Location::cell,    Location::cell,
-                           Location::edge_xy, Location::edge_xz, Location::edge_yz};
-  auto field = [&](int c) {
-    const std::string name = prefix + comp[c];
-    return described ? Field(name, loc[c], l, b, "1", std::string("deviatoric stress ") + comp[c])
-                     : Field(name, loc[c], l, b);
-  };
-  return {field(0), field(1), field(2), field(3), field(4), field(5)};
-}
-
-SideBcs zero_gradient() {
-  SideBcs b;
-  for (Bc& s : b) s = {BcKind::neumann, 0};
-  return b;
-}
+const stokes::FieldText kText{"1", "1", "solid velocity"};
 
 struct CellValue {
   View f;
@@ -55,9 +37,9 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       ex_(ctx.exec),
       layout_(ctx.layout()),
       up_(ctx.dec.grid().dims() - 1),
-      V_(faces("V", layout_, ex_.backend(), true)),
-      V_new_(faces("V_new_", layout_, ex_.backend(), false)),
-      V_start_(faces("V_start_", layout_, ex_.backend(), false)),
+      V_(stokes::velocity_fields("V", layout_, ex_.backend(), &kText)),
+      V_new_(stokes::velocity_fields("V_new_", layout_, ex_.backend())),
+      V_start_(stokes::velocity_fields("V_start_", layout_, ex_.backend())),
       P_("P", Location::cell, layout_, ex_.backend(), "1",
          "total pressure minus the lithostatic pressure of the reference porosity"),
       P_new_("P_new", Location::cell, layout_, ex_.backend()),
@@ -67,9 +49,9 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       Pf_new_("Pf_new", Location::cell, layout_, ex_.backend()),
       Pf_start_("Pf_start", Location::cell, layout_, ex_.backend()),
       dPfdtau_("dPfdtau", Location::cell, layout_, ex_.backend()),
-      T_(stresses("tau_", layout_, ex_.backend(), true)),
-      T_new_(stresses("tau_new_", layout_, ex_.backend(), false)),
-      T_old_(stresses("tau_old_", layout_, ex_.backend(), false)),
+      T_(stokes::stress_fields("tau_", layout_, ex_.backend(), &kText)),
+      T_new_(stokes::stress_fields("tau_new_", layout_, ex_.backend())),
+      T_old_(stokes::stress_fields("tau_old_", layout_, ex_.backend())),
       phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
       phi_old_("phi_old", Location::cell, layout_, ex_.backend()),
       exc_("exc", Location::cell, layout_, ex_.backend()),
@@ -78,29 +60,28 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // shear stresses: diagonal neighbours
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
-      pf_bcs_(pe_bcs_from(ctx.config)),
-      mat_(material_from(ctx.config)),
-      eta_s_(io::at_path(ctx.config, "hydromech.coupled.shear_viscosity").get<real>()),
-      shear_modulus_(io::at_path(ctx.config, "hydromech.coupled.shear_modulus").get<real>()),
-      Re_(io::at_path(ctx.config, "hydromech.coupled.Re").get<real>()),
-      r_(io::at_path(ctx.config, "hydromech.coupled.r").get<real>()),
+      opt_(Options::from(ctx.config)),
+      pf_bcs_(opt_.fluid_sides),
+      mat_(opt_.mat),
+      eta_s_(opt_.shear_viscosity),
+      shear_modulus_(opt_.shear_modulus),
+      Re_(opt_.Re),
+      r_(opt_.r),
+      tiled_(opt_.tiled && layout_.count() < (std::size_t(1) << 31)),
       mean_reference_(ctx.dec.grid().periodic[ctx.dec.grid().dims() - 1]),
-      solver_(pt::Options::from(ctx.config)),
-      cfl_(solver_.options().cfl) {
+      solver_(opt_.solver),
+      cfl_(opt_.solver.cfl) {
   if (solver_.options().relative)
     throw io::ConfigError(
         "solver.tol_mode: the coupled hydromech variant needs \"absolute\" (its residuals are "
         "scaled to be dimensionless, and the solid mass residual starts at zero)");
-  const io::json& ref = io::at_path(ctx.config, "hydromech.coupled.reference_porosity");
-  if (mean_reference_ && !ref.is_null())
+  if (mean_reference_ && opt_.reference_porosity)
     throw io::ConfigError(
         "hydromech.coupled.reference_porosity: must be null on a periodic up axis (the mean "
         "porosity is the only reference a periodic column can balance)");
-  phi_ref_ = ref.is_null() ? mat_.phi0 : ref.get<real>();
-  for (int s = 0; s < 6; ++s)
-    no_slip_[s] = io::at_path(ctx.config, std::string("hydromech.coupled.boundary.") + kSides[s]) ==
-                  "no_slip";
-  set_initial(io::at_path(ctx.config, "hydromech.initial"));
+  phi_ref_ = opt_.reference_porosity.value_or(mat_.phi0);
+  walls_.kind = opt_.walls;
+  set_initial(opt_.initial);
 }
 
 real CoupledHydroMech::compaction_length() const {
@@ -108,14 +89,7 @@ real CoupledHydroMech::compaction_length() const {
 }
 
 std::vector<int> CoupledHydroMech::stress_components() const {
-  switch (dims()) {
-    case 1:
-      return {0};
-    case 2:
-      return {0, 1, 3};
-    default:
-      return {0, 1, 2, 3, 4, 5};
-  }
+  return stokes::stress_components(dims());
 }
 
 std::vector<Field*> CoupledHydroMech::unknowns(std::array<Field, 3>& V, Field& P, Field& Pf,
@@ -143,7 +117,8 @@ double CoupledHydroMech::bytes_per_cell_iteration() const {
   const int d = dims(), stress = static_cast<int>(stress_components().size());
   const int updated = d + 3 + stress;                // v, p, pf, dpf/dtau, tau: read and written
   int read = 4 + (shear_modulus_ > 0 ? stress : 0);  // phi_old, exc, mu, mu_max (+ tau_old)
-  return (2 * updated + read + 1) * sizeof(real);    // + exc written by the porosity pass
+  // + exc written by the porosity pass; none of it where the kernel computes exc itself.
+  return (fused_porosity() ? 2 * updated + read - 1 : 2 * updated + read + 1) * sizeof(real);
 }
 
 coupled::Constants CoupledHydroMech::constants() const {
@@ -154,27 +129,16 @@ coupled::Constants CoupledHydroMech::constants() const {
   k.phi_ref = phi_ref_;
   k.cfl = static_cast<float>(cfl_);
   k.elastic = shear_modulus_ > 0 ? 1 / (2 * shear_modulus_ * dt_) : 0;
-  stokes::Params& p = k.sp;
-  real rdx[3] = {0, 0, 0}, dmin = g.spacing(0), lmax = g.length[0];
+  // The Stokes model's pseudo-steps, with the local viscosity eta_ve and the buoyancy B up.
+  std::array<real, 3> up{0, 0, 0};
+  up[up_] = mat_.buoyancy;
+  k.sp = stokes::pt_params(dec_, {Re_, r_, cfl_, up, false});
+  const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
+  for (int a = 0; a < 3; ++a) k.body[a] = up[a];
   for (int a = 0; a < g.dims(); ++a) {
-    rdx[a] = 1 / g.spacing(a);
     k.sum_rdx2 += rdx[a] * rdx[a];
     k.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
-    dmin = std::fmin(dmin, g.spacing(a));
-    lmax = std::fmax(lmax, g.length[a]);
   }
-  p.rdx = rdx[0], p.rdy = rdx[1], p.rdz = rdx[2];
-  // The Stokes model's pseudo-steps (Räss et al. 2022), with the local viscosity eta_ve.
-  const real vp_dtau = cfl_ * dmin / std::sqrt(real(g.dims()));
-  p.gdt = Re_ * vp_dtau / (lmax * (r_ + 2));
-  p.r = r_;
-  p.vdt = vp_dtau * lmax / Re_;
-  for (int a = 0; a < 3; ++a) {
-    p.g[a] = a == up_ ? mat_.buoyancy : 0;
-    k.body[a] = p.g[a];
-    p.wall_lo[a] = a < g.dims() && !g.periodic[a] && dec_.at_low(a);
-  }
-  p.harmonic = false;
   return k;
 }
 
@@ -185,17 +149,7 @@ stokes::State CoupledHydroMech::state_of(std::array<Field, 3>& V, Field& P,
 }
 
 coupled::Extra CoupledHydroMech::extra() {
-  coupled::Extra x{Pf_.view(),
-                   dPfdtau_.view(),
-                   phi_old_.view(),
-                   exc_.view(),
-                   T_old_[0].view(),
-                   T_old_[1].view(),
-                   T_old_[2].view(),
-                   T_old_[3].view(),
-                   T_old_[4].view(),
-                   T_old_[5].view(),
-                   {}};
+  coupled::Extra x{Pf_.view(), dPfdtau_.view(), phi_old_.view(), exc_.view(), {}};
   if (sources_) {
     const std::array<Field, 5>& f = *sources_;
     x.src = {f[0].view(), f[1].view(), f[2].view(), f[3].view(), f[4].view()};
@@ -206,50 +160,31 @@ coupled::Extra CoupledHydroMech::extra() {
 template <int Dim, bool Sourced>
 coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
   const coupled::Constants k = constants();
-  return {{k.sp, state_of(V_, P_, T_), {mu_.view(), mu_max_.view(), exc_.view()}}, k, extra()};
+  stokes::OldStress old{};
+  for (int c = 0; c < 6; ++c) old.tau[c] = T_old_[c].view();
+  old.elastic = k.elastic;
+  return {
+      {{k.sp, state_of(V_, P_, T_), {mu_.view(), mu_max_.view(), exc_.view()}}, old}, k, extra()};
 }
 
-void CoupledHydroMech::apply_velocity_walls(std::array<Field, 3>& V) {
-  const Grid& g = dec_.grid();
-  for (int c = 0; c < dims(); ++c) {
-    const Layout& l = V[c].layout();
-    for (int a = 0; a < dims(); ++a) {
-      if (g.periodic[a]) continue;
-      const bool normal = a == c;  // the wall's normal velocity lives on the wall (face 0 or n)
-      const int n = l.n[a], h = l.h[a];
-      for (int side = 0; side < 2; ++side) {
-        if (side == 0 ? !dec_.at_low(a) : !dec_.at_high(a)) continue;
-        Region r = l.all();
-        if (side == 0) {
-          r.hi[a] = normal ? 1 : 0;
-        } else {
-          r.lo[a] = n;
-          r.hi[a] = n + h;
-        }
-        const int mirror = side == 0 ? (normal ? 0 : -1) : (normal ? 2 * n : 2 * n - 1);
-        for_each(ex_, r,
-                 coupled::VelocityWall{V[c].view(), a, mirror, normal, no_slip_[2 * a + side]});
-      }
-    }
-  }
-}
-
-// p and the normal stresses: zero gradient; pf: the fluid conditions (closed: the gradient B that
-// stops the Darcy flux; dirichlet: pf = value on the side).
-void CoupledHydroMech::apply_pressure_ghosts(Field& P, Field& Pf) {
-  apply_boundaries(ex_, dec_, P, zero_gradient());
+// The solid walls, and the ghosts of p (zero gradient) and pf (the fluid conditions: closed, the
+// gradient B that stops the Darcy flux; dirichlet, pf = value on the side), in one fill.
+void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf) {
   real minus_body[3];
   for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -mat_.buoyancy : 0;
-  apply_pe_boundaries(ex_, dec_, Pf, pf_bcs_, minus_body);
+  GhostFill fill;
+  walls_.add_velocities(fill, V, dims());
+  fill.add(P, zero_gradient_sides()).add(Pf, pe_rules(dec_.grid(), pf_bcs_, minus_body));
+  fill.apply(ex_, dec_);
 }
 
 void CoupledHydroMech::refresh() {
   std::vector<Field*> all = unknowns(V_, P_, Pf_, T_);
   all.push_back(&phi_);
   halo_.exchange(all);
-  apply_velocity_walls(V_);
-  apply_pressure_ghosts(P_, Pf_);
-  for (Field* f : {&phi_, &T_[0], &T_[1], &T_[2]}) apply_boundaries(ex_, dec_, *f, zero_gradient());
+  apply_walls(V_, P_, Pf_);
+  for (Field* f : {&phi_, &T_[0], &T_[1], &T_[2]})
+    fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // The new-value buffers start equal to the state (walls and ghosts stay put in both).
   for (int a = 0; a < 3; ++a) copy(ex_, V_new_[a], V_[a]);
   for (int c = 0; c < 6; ++c) copy(ex_, T_new_[c], T_[c]);
@@ -305,6 +240,7 @@ void CoupledHydroMech::retry(real factor) {
 // open fluid side the ghost porosity is then extrapolated from the inside (the ghosts of p and
 // phi_old are zero-gradient: the porosity from them would make the face permeability first order).
 void CoupledHydroMech::porosity_pass() {
+  porosity_stale_ = false;
   for_each(ex_, layout_.all(),
            coupled::Porosity{mat_, dt_, phi_ref_, exc_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), false});
@@ -316,7 +252,33 @@ void CoupledHydroMech::finish_step() {
            coupled::Porosity{mat_, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), true});
   halo_.exchange({&phi_});
-  apply_boundaries(ex_, dec_, phi_, zero_gradient());
+  fill_ghosts(ex_, dec_, phi_, zero_gradient_sides());
+}
+
+bool CoupledHydroMech::tiled_here() const {
+  return kTiledCompiled && tiled_ && ex_.on_device() && dims() == 3 && !sources_;
+}
+
+template <int Dim, bool Sourced>
+void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
+                                     const stokes::State& next, const Region& r, Lane lane) {
+#if defined(__CUDACC__)
+  if constexpr (Dim == 3 && !Sourced)
+    if (tiled_here()) {
+      const Grid& g = dec_.grid();
+      bool wall_hi[3];  // as update_wall_edges: the tiled kernel stores those edges itself
+      for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
+      coupled::tiled::Args args =
+          coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
+      args.open_z[0] = dec_.at_low(2) && pf_bcs_[4].kind == PeBcKind::dirichlet;
+      args.open_z[1] = dec_.at_high(2) && pf_bcs_[5].kind == PeBcKind::dirichlet;
+      return dispatch<1, 2>("blocks per SM", tiled_blocks_per_sm_, [&](auto blocks) {
+        coupled::launch_tiled<coupled::tiled::kTX, coupled::tiled::kTY, decltype(blocks)::value>(
+            ex_.stream(lane), r, args, fused_porosity());
+      });
+    }
+#endif
+  for_each(ex_, r, lane, coupled::Iteration<Dim, Sourced>{ps, next, Pf_new_.view()});
 }
 
 template <int Dim, bool Sourced>
@@ -325,19 +287,34 @@ void CoupledHydroMech::iterate_dim(int count) {
   for (int it = 0; it < count; ++it) {
     const stokes::State next = state_of(V_new_, P_new_, T_new_);
     // The wall edges hold shear stresses only: no source enters them.
-    if constexpr (Dim >= 2) stokes::update_wall_edges<Dim>(ex_, dec_, layout_, pseudo<Dim>(), next);
+    if constexpr (Dim >= 2)
+      if (!(Dim == 3 && tiled_here()))
+        stokes::update_wall_edges<Dim>(ex_, dec_, layout_, pseudo<Dim>(), next);
     const coupled::Pseudo<Dim, Sourced> ps = pseudo<Dim, Sourced>();
     update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
-      for_each(ex_, r, lane, coupled::Iteration<Dim, Sourced>{ps, next, Pf_new_.view()});
+      run_iteration<Dim, Sourced>(ps, next, r, lane);
     });
-    apply_velocity_walls(V_new_);
-    apply_pressure_ghosts(P_new_, Pf_new_);
+    apply_walls(V_new_, P_new_, Pf_new_);
     for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
     for (int s : stress_components()) T_[s].swap_data(T_new_[s]);
     P_.swap_data(P_new_);
     Pf_.swap_data(Pf_new_);
-    porosity_pass();
+    if (fused_porosity())
+      porosity_stale_ = true;  // the next kernel computes it; residuals ask for it
+    else
+      porosity_pass();
   }
+}
+
+bool CoupledHydroMech::fused_porosity() const {
+  if (!tiled_here()) return false;
+  for (int s = 0; s < 4; ++s)  // open x and y sides: the kernel cannot extrapolate across them
+    if (pf_bcs_[s].kind == PeBcKind::dirichlet && !dec_.grid().periodic[s / 2]) return false;
+  return true;
+}
+
+void CoupledHydroMech::update_porosity() {
+  if (porosity_stale_) porosity_pass();
 }
 
 // The kernels with sources are chosen here, once per call: a run without them never reads one.
@@ -361,6 +338,7 @@ real CoupledHydroMech::reduce_residual(int equation, bool absolute) {
 
 template <int Dim, bool Sourced>
 real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
+  update_porosity();
   const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, absolute};
   const Region in = layout_.interior();
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))

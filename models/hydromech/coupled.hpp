@@ -2,12 +2,14 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
 #include "models/model.hpp"
+#include "models/staggered_stokes/walls.hpp"
 #include "solvers/pt_solver.hpp"
 
 namespace staghorn::hydromech {
@@ -21,6 +23,19 @@ namespace staghorn::hydromech {
 // Equations and numerics: docs/models/hydromech.md, "Coupled variant".
 class CoupledHydroMech final : public Model, public pt::Problem {
  public:
+  // Every key of the variant, read once (coupled_options.cpp, beside the schema).
+  struct Options {
+    Material mat;
+    PeBcs fluid_sides;
+    real shear_viscosity, shear_modulus, Re, r;
+    std::optional<real> reference_porosity;  // none: phi0, or the mean on a periodic up axis
+    std::array<stokes::Wall, 6> walls;
+    bool tiled;  // kernel = tiled
+    pt::Options solver;
+    io::json initial;  // hydromech.initial, read by set_initial
+    static Options from(const io::json& config);
+  };
+
   explicit CoupledHydroMech(const ModelContext& ctx);
 
   static void add_options(io::Schema& schema);
@@ -59,6 +74,10 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   using SourceFunction = std::function<double(int equation, const double x[3])>;
   void set_sources(const SourceFunction& f);
 
+  // Blocks per SM that the tiled kernel is compiled for (1, or 2: fewer registers per thread;
+  // benchmarks compare them).
+  void set_tiled_blocks_per_sm(int blocks) { tiled_blocks_per_sm_ = blocks; }
+
  private:
   template <int Dim, bool Sourced>
   void iterate_dim(int count);
@@ -74,9 +93,17 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, Field& Pf,
                                std::array<Field, 6>& T);
   std::vector<int> stress_components() const;
-  void apply_velocity_walls(std::array<Field, 3>& V);
-  void apply_pressure_ghosts(Field& P, Field& Pf);
+  void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf);
   void porosity_pass();
+  // The tiled kernel computes the iterate's porosity itself (no open fluid side): the porosity
+  // pass then runs only when a residual needs exc (update_porosity).
+  bool fused_porosity() const;
+  void update_porosity();
+  // The tiled kernel runs here (3-D, a GPU, no sources, hydromech.coupled.kernel = tiled).
+  bool tiled_here() const;
+  template <int Dim, bool Sourced>
+  void run_iteration(const coupled::Pseudo<Dim, Sourced>& ps, const stokes::State& next,
+                     const Region& r, Lane lane);
   void finish_step();
   void set_initial(const io::json& ic);
   int dims() const { return dec_.grid().dims(); }
@@ -92,10 +119,14 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;
-  std::array<bool, 6> no_slip_;
+  stokes::Walls walls_;  // free slip or no slip (hydromech.coupled.boundary), no normal flow
+  Options opt_;
   PeBcs pf_bcs_;
   Material mat_;
   real eta_s_, shear_modulus_, Re_, r_;
+  bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
+  bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
+  int tiled_blocks_per_sm_ = coupled::kTiledBlocksPerSm;
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
   pt::Solver solver_;

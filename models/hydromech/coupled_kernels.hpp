@@ -8,20 +8,25 @@
 //   porosity:        phi = phi(phi_old, Pe),      C = (phi_old - phi) / dt,   Pe = p - pf
 //   shear (Maxwell): tau = 2 eta_ve (eps_dev + tau_old / (2 G dt)),  1/eta_ve = 1/eta_s + 1/(G dt)
 // The building blocks: Material and darcy_flux (physics.hpp, shared with the reduced variant),
-// the Stokes strain rates, stress relaxation and momentum residuals (models/stokes/kernels.hpp),
-// the damped PT update (solvers/pt_update.hpp). One fused kernel updates, at cell o, p, pf and the
-// normal stresses, the shear stresses of its low edges and the solid velocities of its low faces
-// (recomputing the few new pressures and stresses of its neighbours those faces need).
+// the Stokes strain rates, stress relaxation and momentum residuals
+// (models/staggered_stokes/kernels.hpp), the damped PT update (solvers/pt_update.hpp). One fused
+// kernel updates, at cell o, p, pf and the normal stresses, the shear stresses of its low edges and
+// the solid velocities of its low faces (recomputing the few new pressures and stresses of its
+// neighbours those faces need).
 
 #include "core/field.hpp"
 #include "core/stencil.hpp"
 #include "models/hydromech/physics.hpp"
-#include "models/stokes/kernels.hpp"
+#include "models/staggered_stokes/kernels.hpp"
 #include "solvers/pt_update.hpp"
 
 namespace staghorn::hydromech::coupled {
 
 using stencil::Off;
+
+// Blocks per SM of the tiled CUDA kernel (coupled_tiled.hpp): 2 caps it at 128 registers per
+// thread (a few spilled), 1 lets it keep the whole next plane in registers.
+constexpr int kTiledBlocksPerSm = 2;
 
 // Constants of one PT iteration.
 struct Constants {
@@ -51,8 +56,7 @@ struct Extra {
   View dPfdtau;  // its pseudo-velocity (damped PT)
   View phi_old;  // porosity at the start of the step
   View exc;      // phi(phi_old, Pe) - phi_ref of the iterate (halo included): the buoyancy
-  View Txx_o, Tyy_o, Tzz_o, Txy_o, Txz_o, Tyz_o;  // stresses at the start of the step (Maxwell)
-  Sources src;                                    // read only by Sourced kernels
+  Sources src;   // read only by Sourced kernels
 };
 
 // R plus the source f at o where the kernel carries sources; R itself (no load, no add) otherwise.
@@ -63,6 +67,15 @@ SH_HD inline real plus_source(real R, const View& f, Off o) {
   else
     return R;
 }
+
+// The momentum sources as a force for stokes::update_solid and stokes::momentum.
+template <bool Sourced>
+struct MomentumSource {
+  Sources src;
+  SH_HD real operator()(int axis, real R, Off o) const {
+    return plus_source<Sourced>(R, axis == 0 ? src.fx : (axis == 1 ? src.fy : src.fz), o);
+  }
+};
 
 // The pointwise operators, on values: the generic kernels below gather them by offset, the tiled
 // one (coupled_tiled.hpp) from registers and shared memory; both compute the same expressions.
@@ -85,13 +98,13 @@ SH_HD inline real solid_pressure(const Constants& k, real P, real Pf, real phi_o
 // tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation, with the old
 // stress as an extra strain rate; elastic = 0 for a viscous solid).
 SH_HD inline real relax_ve(real elastic, real tau, real gdt, real mu, real e, real tau_old) {
-  return stokes::Pseudo<3>::relax(tau, gdt, mu, e + elastic * tau_old);
+  return stokes::relax(tau, gdt, mu, stokes::with_old_stress(e, elastic, tau_old));
 }
 
 // Pressures and stresses of the next iterate, point by point (cells and edges), from the current
-// one. Strain rates and viscosity averages are the Stokes model's.
+// one: the Stokes stress updates with the old (Maxwell) stresses; p from the solid mass balance.
 template <int Dim, bool Sourced = false>
-struct Pseudo : stokes::Kinematics<Dim> {
+struct Pseudo : stokes::Pseudo<Dim, stokes::OldStress> {
   using K = stokes::Kinematics<Dim>;
   Constants k;
   Extra x;
@@ -103,34 +116,6 @@ struct Pseudo : stokes::Kinematics<Dim> {
     return solid_pressure<Sourced>(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], x.exc.p[o],
                                    K::m.mu_max.p[o], K::div(o),
                                    Sourced ? x.src.solid.p[o] : real(0));
-  }
-  SH_HD real relax(real tau, real gdt, real mu, real e, real tau_old) const {
-    return relax_ve(k.elastic, tau, gdt, mu, e, tau_old);
-  }
-  SH_HD real gdt_cell(Off o) const { return k.sp.gdt * K::m.mu_max.p[o]; }
-  SH_HD real Txx_new(Off o) const {
-    return relax(K::s.Txx.p[o], gdt_cell(o), K::m.mu.p[o], K::exx(o), x.Txx_o.p[o]);
-  }
-  SH_HD real Tyy_new(Off o) const {
-    return relax(K::s.Tyy.p[o], gdt_cell(o), K::m.mu.p[o], K::eyy(o), x.Tyy_o.p[o]);
-  }
-  SH_HD real Tzz_new(Off o) const {
-    return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], K::ezz(o), x.Tzz_o.p[o]);
-  }
-  SH_HD real Txy_new(Off o) const {
-    const real g = k.sp.gdt * stencil::max_xyb(K::m.mu, o);
-    return relax(K::s.Txy.p[o], g, K::mu_xy(o), K::exy(o), x.Txy_o.p[o]);
-  }
-  SH_HD real Txz_new(Off o) const {
-    const real g = k.sp.gdt * stencil::max_xzb(K::m.mu, o);
-    return relax(K::s.Txz.p[o], g, K::mu_xz(o), K::exz(o), x.Txz_o.p[o]);
-  }
-  SH_HD real Tyz_new(Off o) const {
-    const real g = k.sp.gdt * stencil::max_yzb(K::m.mu, o);
-    return relax(K::s.Tyz.p[o], g, K::mu_yz(o), K::eyz(o), x.Tyz_o.p[o]);
-  }
-  SH_HD real vdt_face(Off o, Off back) const {
-    return k.sp.vdt / fmax(K::m.mu_max.p[o], K::m.mu_max.p[o - back]);
   }
 };
 
@@ -195,40 +180,14 @@ SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e) {
   return pt::optimal_step(stiff * t / 4, e.k_c * k.slowest * t, t, k.cfl);
 }
 
-// Total stresses of the next iterate, for the momentum residual.
-template <int Dim, bool Sourced = false>
-struct PseudoStress {
-  Pseudo<Dim, Sourced> p;
-  SH_HD real sxx(Off o) const { return p.Txx_new(o) - p.P_new(o); }
-  SH_HD real syy(Off o) const { return p.Tyy_new(o) - p.P_new(o); }
-  SH_HD real szz(Off o) const { return p.Tzz_new(o) - p.P_new(o); }
-  SH_HD real txy(Off o) const { return p.Txy_new(o); }
-  SH_HD real txz(Off o) const { return p.Txz_new(o); }
-  SH_HD real tyz(Off o) const { return p.Tyz_new(o); }
-};
-
-// Physical stresses of the current iterate (for the residual norms).
-template <int Dim, bool Sourced = false>
-struct PhysicalStress {
-  Pseudo<Dim, Sourced> p;
-  SH_HD real tau(real mu, real e, real tau_old) const {
-    return 2 * mu * (e + p.k.elastic * tau_old);
-  }
-  SH_HD real sxx(Off o) const { return tau(p.m.mu.p[o], p.exx(o), p.x.Txx_o.p[o]) - p.s.P.p[o]; }
-  SH_HD real syy(Off o) const { return tau(p.m.mu.p[o], p.eyy(o), p.x.Tyy_o.p[o]) - p.s.P.p[o]; }
-  SH_HD real szz(Off o) const { return tau(p.m.mu.p[o], p.ezz(o), p.x.Tzz_o.p[o]) - p.s.P.p[o]; }
-  SH_HD real txy(Off o) const { return tau(p.mu_xy(o), p.exy(o), p.x.Txy_o.p[o]); }
-  SH_HD real txz(Off o) const { return tau(p.mu_xz(o), p.exz(o), p.x.Txz_o.p[o]); }
-  SH_HD real tyz(Off o) const { return tau(p.mu_yz(o), p.eyz(o), p.x.Tyz_o.p[o]); }
-};
-
 // The buoyancy's "density" in stokes::momentum_*: g[up] = B times the excess porosity.
 template <int Dim, bool Sourced>
 SH_HD inline stokes::Material buoyant(const Pseudo<Dim, Sourced>& p) {
   return {p.m.mu, p.m.mu_max, p.x.exc};
 }
 
-// One fused PT iteration at cell (i, j, k). Wall faces keep their values.
+// One fused PT iteration at cell (i, j, k): the solid's (stokes::update_solid, with the porosity
+// excess as buoyancy and the momentum sources) and the fluid pressure's.
 template <int Dim, bool Sourced = false>
 struct Iteration {
   Pseudo<Dim, Sourced> ps;
@@ -236,46 +195,10 @@ struct Iteration {
   View Pf_new;
 
   SH_HD void operator()(int i, int j, int k) const {
-    const stokes::Params& c = ps.k.sp;
-    const stokes::State& s = ps.s;
-    const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
-    out.P.p[o] = ps.P_new(o);
-    const FluidEval f = fluid<Dim, Sourced>(ps.k, s.P, ps.x, o);
+    stokes::update_solid<Dim>(ps, buoyant(ps), out, i, j, k, MomentumSource<Sourced>{ps.x.src});
+    const Off o = ps.s.P.offset(i, j, k);
+    const FluidEval f = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o);
     Pf_new.p[o] = pt::advance(ps.x.Pf.p[o], f.R, ps.x.dPfdtau.p[o], fluid_step(ps.k, f));
-    out.Txx.p[o] = ps.Txx_new(o);
-    if constexpr (Dim >= 2) {
-      out.Tyy.p[o] = ps.Tyy_new(o);
-      out.Txy.p[o] = ps.Txy_new(o);
-    }
-    if constexpr (Dim >= 3) {
-      out.Tzz.p[o] = ps.Tzz_new(o);
-      out.Txz.p[o] = ps.Txz_new(o);
-      out.Tyz.p[o] = ps.Tyz_new(o);
-    }
-    const PseudoStress<Dim, Sourced> st{ps};
-    const stokes::Material m = buoyant(ps);
-    const Sources& src = ps.x.src;
-    const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
-               wz = k == 0 && c.wall_lo[2];
-    // The momentum residual (plus the source where the kernel carries one) evaluated only off the
-    // walls, as in the Stokes kernel.
-    out.Vx.p[o] =
-        s.Vx.p[o] +
-        (wx ? 0
-            : ps.vdt_face(o, 1) *
-                  plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), src.fx, o));
-    if constexpr (Dim >= 2)
-      out.Vy.p[o] =
-          s.Vy.p[o] +
-          (wy ? 0
-              : ps.vdt_face(o, sy) *
-                    plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), src.fy, o));
-    if constexpr (Dim >= 3)
-      out.Vz.p[o] =
-          s.Vz.p[o] +
-          (wz ? 0
-              : ps.vdt_face(o, sz) *
-                    plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), src.fz, o));
   }
 };
 
@@ -288,36 +211,18 @@ struct Residual {
   real weight;
   bool absolute;
   SH_HD real operator()(int i, int j, int kk) const {
-    const stokes::Params& c = ps.k.sp;
-    const Off o = ps.s.P.offset(i, j, kk), sy = ps.s.P.sy, sz = ps.s.P.sz;
-    const PhysicalStress<Dim, Sourced> st{ps};
-    const stokes::Material m = buoyant(ps);
-    const Sources& f = ps.x.src;
+    const Off o = ps.s.P.offset(i, j, kk);
     real R = 0;
-    switch (equation) {
-      case 0:
-        R = i == 0 && c.wall_lo[0]
-                ? 0
-                : plus_source<Sourced>(stokes::momentum_x<Dim>(st, c, m, o, sy, sz), f.fx, o);
-        break;
-      case 1:
-        R = j == 0 && c.wall_lo[1]
-                ? 0
-                : plus_source<Sourced>(stokes::momentum_y<Dim>(st, c, m, o, sy, sz), f.fy, o);
-        break;
-      case 2:
-        R = kk == 0 && c.wall_lo[2]
-                ? 0
-                : plus_source<Sourced>(stokes::momentum_z<Dim>(st, c, m, o, sy, sz), f.fz, o);
-        break;
-      case 3: {
-        const real Pe = ps.Pe(o);
-        R = plus_source<Sourced>(
-            -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], Pe, ps.k.dt), f.solid, o);
-        break;
-      }
-      default:
-        R = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o).R;
+    if (equation < 3) {
+      const stokes::PhysicalStress<Dim, stokes::OldStress> st{ps, ps.old};
+      R = stokes::momentum<Dim>(st, ps.c, buoyant(ps), equation, i, j, kk, o, ps.s.P.sy, ps.s.P.sz,
+                                MomentumSource<Sourced>{ps.x.src});
+    } else if (equation == 3) {
+      R = plus_source<Sourced>(
+          -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], ps.Pe(o), ps.k.dt),
+          ps.x.src.solid, o);
+    } else {
+      R = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o).R;
     }
     R *= weight;
     return absolute ? fabs(R) : R;
@@ -334,22 +239,6 @@ struct Porosity {
     const Off o = out.offset(i, j, k);
     const real phi = mat.porosity(phi_old.p[o], P.p[o] - Pf.p[o], dt);
     out.p[o] = to_phi ? phi : phi - phi_ref;
-  }
-};
-
-// Ghosts of a solid velocity component on a wall: mirrored from m = mirror - g. Normal component:
-// 0 on the wall face itself and antisymmetric beyond; tangential: zero gradient (free slip) or
-// antisymmetric (no slip).
-struct VelocityWall {
-  View f;
-  int axis, mirror;
-  bool normal, no_slip;
-  SH_HD void operator()(int i, int j, int k) const {
-    int idx[3] = {i, j, k};
-    const int g = idx[axis];
-    idx[axis] = mirror - g;
-    const real inside = f(idx[0], idx[1], idx[2]);
-    f(i, j, k) = normal ? (idx[axis] == g ? real(0) : -inside) : (no_slip ? -inside : inside);
   }
 };
 

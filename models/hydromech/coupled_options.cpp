@@ -1,4 +1,5 @@
 // Configuration keys of the variant choice and of the coupled variant.
+#include "models/hydromech/config.hpp"
 #include "models/hydromech/coupled.hpp"
 
 namespace staghorn::hydromech {
@@ -30,12 +31,39 @@ void CoupledHydroMech::add_options(io::Schema& s) {
   s.add("hydromech.coupled.r", Type::number, 2.0,
         "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r)")
       .above(0);
+  s.add("hydromech.coupled.kernel", Type::string, "tiled",
+        "PT iteration kernel of the coupled variant: tiled (3-D on a GPU: each new value computed "
+        "once per cell from shared memory, docs/models/hydromech.md; elsewhere the generic one "
+        "runs) or generic (the reference: each cell recomputes its neighbours' new pressures and "
+        "stresses); both give the same result to round-off")
+      .one_of({"tiled", "generic"});
   for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
     s.add(std::string("hydromech.coupled.boundary.") + side, Type::string, "free_slip",
           std::string("Solid wall on the ") + side +
               " side of a bounded axis (coupled variant): free_slip (no normal velocity, no "
               "shear stress) or no_slip (also no tangential velocity)")
         .one_of({"free_slip", "no_slip"});
+}
+
+CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {
+  using io::at_path;
+  Options o;
+  o.mat = material_from(c);
+  o.fluid_sides = pe_bcs_from(c);
+  o.shear_viscosity = at_path(c, "hydromech.coupled.shear_viscosity").get<real>();
+  o.shear_modulus = at_path(c, "hydromech.coupled.shear_modulus").get<real>();
+  o.Re = at_path(c, "hydromech.coupled.Re").get<real>();
+  o.r = at_path(c, "hydromech.coupled.r").get<real>();
+  if (const io::json& v = at_path(c, "hydromech.coupled.reference_porosity"); !v.is_null())
+    o.reference_porosity = v.get<real>();
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (int s = 0; s < 6; ++s)
+    o.walls[s] = stokes::parse_wall(
+        at_path(c, std::string("hydromech.coupled.boundary.") + sides[s]).get<std::string>());
+  o.tiled = at_path(c, "hydromech.coupled.kernel").get<std::string>() == "tiled";
+  o.solver = pt::Options::from(c);
+  o.initial = at_path(c, "hydromech.initial");
+  return o;
 }
 
 }  // namespace staghorn::hydromech

@@ -10,12 +10,6 @@
 namespace staghorn::hydromech {
 namespace {
 
-SideBcs zero_gradient() {
-  SideBcs b;
-  for (Bc& s : b) s = {BcKind::neumann, 0};
-  return b;
-}
-
 HydroMech::Kernel kernel_from(const io::json& c) {
   const std::string k = io::at_path(c, "hydromech.kernel").get<std::string>();
   if (k == "generic") return HydroMech::Kernel::generic;
@@ -44,7 +38,6 @@ HydroMech::HydroMech(const ModelContext& ctx)
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
       pe_bcs_(pe_bcs_from(ctx.config)),
-      phi_bcs_(zero_gradient()),
       mat_(material_from(ctx.config)),
       solver_(pt::Options::from(ctx.config)),
       cfl_(solver_.options().cfl) {
@@ -99,7 +92,7 @@ void HydroMech::finish_step() {
 // Zero gradient, but extrapolated from the inside at an open side: the next step's phi_old ghost
 // there, with the mirrored Pe ghost, gives a second-order ghost porosity (boundary.hpp).
 void HydroMech::apply_porosity_ghosts() {
-  apply_boundaries(ex_, dec_, phi_, phi_bcs_);
+  fill_ghosts(ex_, dec_, phi_, zero_gradient_sides());
   extrapolate_porosity_at_open_sides(ex_, dec_, phi_, pe_bcs_, 0);
 }
 

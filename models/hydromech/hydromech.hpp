@@ -75,7 +75,6 @@ class HydroMech final : public Model, public pt::Problem {
   ShellSplit split_;
   bool hide_;
   PeBcs pe_bcs_;
-  SideBcs phi_bcs_;  // zero-gradient porosity on every bounded side
   Material mat_;
   pt::Solver solver_;
   real dt_ = 0;

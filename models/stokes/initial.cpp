@@ -61,24 +61,22 @@ void set_field(Field& field, const Decomposition& dec, F f) {
 
 }  // namespace
 
-void Stokes::set_initial(const io::json& c) {
+void Stokes::set_initial() {
   const Grid& g = dec_.grid();
+  const Options::Inclusion& in = opt_.inclusion;
   Inclusion inc;
-  inc.radius = io::at_path(c, "stokes.inclusion.radius").get<real>();
-  const io::json& center = io::at_path(c, "stokes.inclusion.center");
+  inc.radius = in.radius;
   real mid[3];
   for (int a = 0; a < 3; ++a) {
     mid[a] = g.origin[a] + g.length[a] / 2;
-    inc.center[a] = center.is_null() ? mid[a] : center[a].get<real>();
+    inc.center[a] = in.center ? (*in.center)[a] : mid[a];
   }
-  const real mu0 = io::at_path(c, "stokes.viscosity").get<real>();
-  const real mui = io::at_path(c, "stokes.inclusion.viscosity").get<real>();
-  const real rho0 = io::at_path(c, "stokes.density").get<real>();
-  const real rhoi = io::at_path(c, "stokes.inclusion.density").get<real>();
-  const real shear = io::at_path(c, "stokes.pure_shear").get<real>();
+  const real mu0 = opt_.viscosity, mui = in.viscosity;
+  const real rho0 = opt_.density, rhoi = in.density;
+  const real shear = opt_.pure_shear;
   // Cells cut by the interface mix the two materials by their volume fractions: harmonically for
   // the viscosity, arithmetically for the density.
-  const int sub = io::at_path(c, "stokes.inclusion.subsamples").get<int>();
+  const int sub = in.subsamples;
   set_field(mu_, dec_, [&](const real* x) {
     const real f = inc.fraction(g, x, sub);
     return 1 / (f / mui + (1 - f) / mu0);
@@ -93,13 +91,14 @@ void Stokes::set_initial(const io::json& c) {
   for (int side = 0; side < 6; ++side) {
     const int a = side / 2;
     const real wall = g.origin[a] + (side % 2) * g.length[a];
-    wall_normal_[side] = a == 0 ? shear * (wall - mid[0]) : (a == 1 ? -shear * (wall - mid[1]) : 0);
+    walls_.normal[side] =
+        a == 0 ? shear * (wall - mid[0]) : (a == 1 ? -shear * (wall - mid[1]) : 0);
   }
 
   // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
   // stress of the inclusion (else of the whole domain's density).
   real gnorm = 0, lmax = 0;
-  for (int a = 0; a < 3; ++a) gnorm += g_[a] * g_[a];
+  for (int a = 0; a < 3; ++a) gnorm += opt_.gravity[a] * opt_.gravity[a];
   for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
   gnorm = std::sqrt(gnorm);
   real s = 2 * mu0 * std::fabs(shear);
@@ -107,14 +106,13 @@ void Stokes::set_initial(const io::json& c) {
   if (s == 0) s = std::fabs(rho0) * gnorm * lmax;
   stress_scale_ = s > 0 ? s : 1;
   mu_scale_ = mu0;
-  set_stiff_inclusion(c, inc.center, inc.radius, mu0, mui);
+  set_stiff_inclusion(inc.center, inc.radius);
 }
 
 // The automatic gain: measured at 32^2 (docs/models/stokes.md), 30 suits a contrast of 1e2, 100
 // those of 1e3 and 1e4; 100 for 1e2 and 1000 for 1e4 diverge.
-void Stokes::set_stiff_inclusion(const io::json& c, const real centre[3], real radius, real mu0,
-                                 real mui) {
-  const io::json& key = io::at_path(c, "stokes.inclusion.rigid_acceleration");
+void Stokes::set_stiff_inclusion(const real centre[3], real radius) {
+  const real mu0 = opt_.viscosity, mui = opt_.inclusion.viscosity;
   const Grid& g = dec_.grid();
   real dx = 0;
   for (int a = 0; a < g.dims(); ++a) dx = std::fmax(dx, g.spacing(a));
@@ -124,9 +122,8 @@ void Stokes::set_stiff_inclusion(const io::json& c, const real centre[3], real r
   const bool resolved = radius >= 4 * dx;
   // The cap grows slowly beyond 1e4 (measured best at 32^2: ~200 for 1e5, ~300 for 1e6).
   const real cap = 100 * std::fmax(real(1), std::pow(ratio / real(1e4), real(0.25)));
-  const real gain = key.is_null()
-                        ? (ratio >= 10 && resolved ? std::fmin(real(0.3) * (ratio - 1), cap) : 0)
-                        : key.get<real>();
+  const real gain = opt_.inclusion.rigid_acceleration.value_or(
+      ratio >= 10 && resolved ? std::fmin(real(0.3) * (ratio - 1), cap) : 0);
   if (gain <= 0 || radius <= 0 || ratio <= 1) return;
   for (int a = 0; a < g.dims(); ++a)
     if (g.periodic[a] &&
@@ -138,7 +135,7 @@ void Stokes::set_stiff_inclusion(const io::json& c, const real centre[3], real r
   // The body: every cell at least twice as viscous as the matrix (the smoothed or cut rim
   // included; measured, a threshold at the geometric mean of the two viscosities converged 3x
   // slower). Smoothing spreads the jump over ~sqrt(passes) cells: the body's box covers that.
-  const int passes = io::at_path(c, "stokes.smoothing").get<int>();
+  const int passes = opt_.smoothing;
   const int margin = 2 + static_cast<int>(std::ceil(2 * std::sqrt(real(passes))));
   stiff_ = StiffInclusion{{centre[0], centre[1], centre[2]}, radius, 2 * mu0, gain, margin};
 }

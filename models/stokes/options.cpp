@@ -67,6 +67,37 @@ void Stokes::add_options(io::Schema& s) {
       .above(0);
 }
 
+Stokes::Options Stokes::Options::from(const io::json& c) {
+  using io::at_path;
+  Options o;
+  auto number = [&](const char* key) { return at_path(c, key).get<real>(); };
+  auto vector = [&](const io::json& v) {
+    return std::array<real, 3>{v[0].get<real>(), v[1].get<real>(), v[2].get<real>()};
+  };
+  o.viscosity = number("stokes.viscosity");
+  o.density = number("stokes.density");
+  o.gravity = vector(at_path(c, "stokes.gravity"));
+  Inclusion& i = o.inclusion;
+  i.radius = number("stokes.inclusion.radius");
+  i.viscosity = number("stokes.inclusion.viscosity");
+  i.density = number("stokes.inclusion.density");
+  if (const io::json& v = at_path(c, "stokes.inclusion.center"); !v.is_null()) i.center = vector(v);
+  if (const io::json& v = at_path(c, "stokes.inclusion.rigid_acceleration"); !v.is_null())
+    i.rigid_acceleration = v.get<real>();
+  i.subsamples = at_path(c, "stokes.inclusion.subsamples").get<int>();
+  o.pure_shear = number("stokes.pure_shear");
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (int s = 0; s < 6; ++s)
+    o.walls[s] =
+        parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
+  o.smoothing = at_path(c, "stokes.smoothing").get<int>();
+  o.harmonic = at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic";
+  o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
+  o.solver = pt::Options::from(c);
+  o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl, o.gravity, o.harmonic};
+  return o;
+}
+
 ModelInfo Stokes::info() {
   return {"stokes",
           "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "

@@ -6,7 +6,9 @@
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "models/stokes/wall_edges.hpp"
+#include "models/staggered_stokes/fields.hpp"
+#include "models/staggered_stokes/params.hpp"
+#include "models/staggered_stokes/wall_edges.hpp"
 
 #if defined(__CUDACC__)
 #include "models/stokes/tiled.hpp"
@@ -18,77 +20,7 @@ constexpr bool kTiledCompiled = false;
 namespace staghorn::stokes {
 namespace {
 
-std::array<Field, 3> faces(const char* prefix, const Layout& l, Backend b, bool described) {
-  const std::string p(prefix);
-  auto field = [&](int a, Location loc) {
-    const std::string axis = a == 0 ? "x" : (a == 1 ? "y" : "z");
-    return described ? Field(p + axis, loc, l, b, "m s-1", "velocity along " + axis)
-                     : Field(p + axis, loc, l, b);
-  };
-  return {field(0, Location::face_x), field(1, Location::face_y), field(2, Location::face_z)};
-}
-
-std::array<Field, 6> stresses(const char* prefix, const Layout& l, Backend b, bool described) {
-  const char* comp[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
-  const Location loc[6] = {Location::cell,    Location::cell,    Location::cell,
-                           Location::edge_xy, Location::edge_xz, Location::edge_yz};
-  auto field = [&](int c) {
-    const std::string name = std::string(prefix) + comp[c];
-    return described ? Field(name, loc[c], l, b, "Pa", std::string("deviatoric stress ") + comp[c])
-                     : Field(name, loc[c], l, b);
-  };
-  return {field(0), field(1), field(2), field(3), field(4), field(5)};
-}
-
-// Stress components of a Dim-dimensional run: xx, yy, xy in 2-D; all six in 3-D.
-std::vector<int> stress_components(int dims) {
-  return dims == 2 ? std::vector<int>{0, 1, 3} : std::vector<int>{0, 1, 2, 3, 4, 5};
-}
-
-Wall parse_wall(const std::string& s) {
-  if (s == "no_slip") return Wall::no_slip;
-  if (s == "prescribed") return Wall::prescribed;
-  return Wall::free_slip;
-}
-
-const char* kSides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
-
-std::array<Wall, 6> walls_from(const io::json& c) {
-  std::array<Wall, 6> w;
-  for (int s = 0; s < 6; ++s)
-    w[s] =
-        parse_wall(io::at_path(c, std::string("stokes.boundary.") + kSides[s]).get<std::string>());
-  return w;
-}
-
-// Ghost g of a wall takes its value from the point mirrored across the wall, m = mirror - g:
-// zero gradient (free slip of a tangential velocity), or a value imposed on the wall (on the
-// wall face itself for the normal velocity, by an antisymmetric ghost for a tangential one).
-// One launch does one wall for every velocity component (each over its own range along the
-// axis): the walls cost 2 d launches per iteration, not 2 d^2.
-struct WallGhosts {
-  View f[3];
-  int components, axis;
-  int lo[3], hi[3];  // the component's points along the axis: lo <= g < hi
-  int mirror[3];
-  bool neumann[3];
-  real value[3];
-  SH_HD void operator()(int i, int j, int k) const {
-    for (int c = 0; c < components; ++c) {
-      int idx[3] = {i, j, k};
-      const int g = idx[axis];
-      if (g < lo[c] || g >= hi[c]) continue;
-      idx[axis] = mirror[c] - g;
-      const real inside = f[c](idx[0], idx[1], idx[2]);
-      real& ghost = f[c](i, j, k);
-      if (neumann[c]) {
-        ghost = inside;
-      } else {
-        ghost = (idx[axis] == g) ? value[c] : 2 * value[c] - inside;
-      }
-    }
-  }
-};
+const FieldText kText{"m s-1", "Pa"};
 
 // One explicit diffusion step of a cell field (Räss et al. 2022 smooth the viscosity field this
 // way before iterating): out = in + lap(in) / (2 d + 0.1), just under the step's stability limit.
@@ -111,31 +43,27 @@ Stokes::Stokes(const ModelContext& ctx)
     : dec_(ctx.dec),
       ex_(ctx.exec),
       layout_(ctx.layout()),
-      V_(faces("V", layout_, ex_.backend(), true)),
-      V_new_(faces("V_new_", layout_, ex_.backend(), false)),
-      V_old_(faces("V_old_", layout_, ex_.backend(), false)),
+      V_(velocity_fields("V", layout_, ex_.backend(), &kText)),
+      V_new_(velocity_fields("V_new_", layout_, ex_.backend())),
+      V_old_(velocity_fields("V_old_", layout_, ex_.backend())),
       P_("P", Location::cell, layout_, ex_.backend(), "Pa", "pressure"),
       P_new_("P_new", Location::cell, layout_, ex_.backend()),
       P_old_("P_old", Location::cell, layout_, ex_.backend()),
-      T_(stresses("tau_", layout_, ex_.backend(), true)),
-      T_new_(stresses("tau_new_", layout_, ex_.backend(), false)),
-      T_old_(stresses("tau_old_", layout_, ex_.backend(), false)),
+      T_(stress_fields("tau_", layout_, ex_.backend(), &kText)),
+      T_new_(stress_fields("tau_new_", layout_, ex_.backend())),
+      T_old_(stress_fields("tau_old_", layout_, ex_.backend())),
       mu_("mu", Location::cell, layout_, ex_.backend(), "Pa s", "shear viscosity"),
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
       rho_("rho", Location::cell, layout_, ex_.backend(), "kg m-3", "density"),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // diagonal neighbours in the stencil
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
-      walls_(walls_from(ctx.config)),
-      Re_(io::at_path(ctx.config, "stokes.Re").get<real>()),
-      r_(io::at_path(ctx.config, "stokes.r").get<real>()),
-      cfl_(io::at_path(ctx.config, "solver.cfl").get<real>()),
-      harmonic_(io::at_path(ctx.config, "stokes.viscosity_average").get<std::string>() ==
-                "harmonic"),
+      opt_(Options::from(ctx.config)),
+      walls_{opt_.walls, {}},
+      cfl_(opt_.solver.cfl),
       // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
-      tiled_(io::at_path(ctx.config, "stokes.kernel").get<std::string>() == "tiled" &&
-             ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
-      solver_(pt::Options::from(ctx.config)) {
+      tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
+      solver_(opt_.solver) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
   // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
@@ -143,17 +71,14 @@ Stokes::Stokes(const ModelContext& ctx)
     throw io::ConfigError(
         "solver.tol_mode: the stokes model needs \"absolute\" (its residual norms are already "
         "scaled by the problem's stress scale)");
-  for (int a = 0; a < 3; ++a) g_[a] = io::at_path(ctx.config, "stokes.gravity")[a].get<real>();
-  set_initial(ctx.config);
-  smooth_viscosity(io::at_path(ctx.config, "stokes.smoothing").get<int>());
+  set_initial();
+  smooth_viscosity(opt_.smoothing);
 }
 
 void Stokes::smooth_viscosity(int passes) {
-  SideBcs zero_gradient;
-  for (Bc& b : zero_gradient) b = {BcKind::neumann, 0};
   for (int s = 0; s < passes; ++s) {
     halo_.exchange({&mu_});
-    apply_boundaries(ex_, dec_, mu_, zero_gradient);
+    fill_ghosts(ex_, dec_, mu_, zero_gradient_sides());
     for_each(ex_, layout_.interior(), SmoothStep{mu_.view(), mu_max_.view(), dims()});
     mu_.swap_data(mu_max_);  // mu_max_ is scratch here: refresh() computes it
   }
@@ -189,33 +114,9 @@ double Stokes::bytes_per_cell_iteration() const {
 }
 
 void Stokes::apply_velocity_walls(std::array<Field, 3>& V) {
-  // Along each axis in turn (a later axis's ghosts take the corners an earlier one wrote).
-  const Grid& g = dec_.grid();
-  for (int a = 0; a < dims(); ++a) {
-    if (g.periodic[a]) continue;
-    const int n = layout_.n[a], h = layout_.h[a];
-    for (int side = 0; side < 2; ++side) {
-      const Wall w = walls_[2 * a + side];
-      if (w == Wall::prescribed || (side == 0 ? !dec_.at_low(a) : !dec_.at_high(a))) continue;
-      WallGhosts k{};
-      k.components = dims();
-      k.axis = a;
-      for (int c = 0; c < dims(); ++c) {
-        const bool normal = a == c;  // the wall's normal velocity (staggered along a)
-        k.f[c] = V[c].view();
-        // The normal velocity's wall point is face 0 (face n on the high side).
-        k.lo[c] = side == 0 ? -h : n;
-        k.hi[c] = side == 0 ? (normal ? 1 : 0) : n + h;
-        k.mirror[c] = side == 0 ? (normal ? 0 : -1) : (normal ? 2 * n : 2 * n - 1);
-        k.neumann[c] = !normal && w == Wall::free_slip;
-        k.value[c] = normal ? wall_normal_[2 * a + side] : 0;
-      }
-      Region r = layout_.all();
-      r.lo[a] = side == 0 ? -h : n;
-      r.hi[a] = side == 0 ? 1 : n + h;
-      for_each(ex_, r, k);
-    }
-  }
+  GhostFill fill;
+  walls_.add_velocities(fill, V, dims());
+  fill.apply(ex_, dec_);
 }
 
 void Stokes::refresh() {
@@ -223,10 +124,8 @@ void Stokes::refresh() {
   for (Field* f : {&mu_, &rho_}) all.push_back(f);
   halo_.exchange(all);
   apply_velocity_walls(V_);
-  SideBcs zero_gradient;
-  for (Bc& b : zero_gradient) b = {BcKind::neumann, 0};
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
-    apply_boundaries(ex_, dec_, *f, zero_gradient);
+    fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   const Region in = layout_.interior();
   if (dims() == 2) {
     for_each(ex_, in, LocalMax<2>{mu_.view(), mu_max_.view()});
@@ -234,7 +133,7 @@ void Stokes::refresh() {
     for_each(ex_, in, LocalMax<3>{mu_.view(), mu_max_.view()});
   }
   halo_.exchange({&mu_max_});
-  apply_boundaries(ex_, dec_, mu_max_, zero_gradient);
+  fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
   rigid_.reset();
   if (stiff_ && stiff_->gain > 0) {
     const StiffInclusion& s = *stiff_;
@@ -247,28 +146,9 @@ void Stokes::refresh() {
 }
 
 Params Stokes::params() const {
-  const Grid& g = dec_.grid();
-  Params p;
-  p.rdx = 1 / g.spacing(0);
-  p.rdy = 1 / g.spacing(1);
-  p.rdz = dims() >= 3 ? 1 / g.spacing(2) : 0;
-  real dmin = g.spacing(0), lmax = g.length[0];
-  for (int a = 1; a < dims(); ++a) {
-    dmin = std::fmin(dmin, g.spacing(a));
-    lmax = std::fmax(lmax, g.length[a]);
-  }
-  // Räss et al. (2022): Vp dtau = CFL dx_min / sqrt(dims), rho~ = Re mu_max / (Vp L),
-  // G~ = rho~ Vp^2 / (r + 2), K~ = r G~.
-  const real vp_dtau = cfl_ * dmin / std::sqrt(real(dims()));
-  p.gdt = Re_ * vp_dtau / (lmax * (r_ + 2));
-  p.r = r_;
-  p.vdt = vp_dtau * lmax / Re_;
-  for (int a = 0; a < 3; ++a) {
-    p.g[a] = g_[a];
-    p.wall_lo[a] = a < dims() && !g.periodic[a] && dec_.at_low(a);
-  }
-  p.harmonic = harmonic_;
-  return p;
+  PtChoice choice = opt_.pt;
+  choice.cfl = cfl_;  // lowered by retries
+  return pt_params(dec_, choice);
 }
 
 State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T) {

@@ -5,21 +5,38 @@
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
 #include "models/model.hpp"
-#include "models/stokes/kernels.hpp"
+#include "models/staggered_stokes/kernels.hpp"
+#include "models/staggered_stokes/params.hpp"
+#include "models/staggered_stokes/walls.hpp"
 #include "models/stokes/rigid_body.hpp"
 #include "solvers/pt_solver.hpp"
 
 namespace staghorn::stokes {
 
-// Kinds of wall: free slip (no normal flow or the prescribed normal velocity, no shear stress),
-// no slip (also no tangential flow), prescribed (the velocities the initial state put on the wall
-// and its ghosts stay: e.g. an analytical solution's).
-enum class Wall { free_slip, no_slip, prescribed };
-
 // Incompressible Stokes flow with variable viscosity and buoyancy, solved by accelerated
 // pseudo-transient iterations. Equations and numerics: docs/models/stokes.md.
 class Stokes final : public Model, public pt::Problem {
  public:
+  // Every key of the model, read once (options.cpp, beside the schema).
+  struct Options {
+    real viscosity, density;
+    std::array<real, 3> gravity;
+    struct Inclusion {
+      real radius, viscosity, density;
+      std::optional<std::array<real, 3>> center;  // none: the domain's centre
+      std::optional<real> rigid_acceleration;     // none: automatic
+      int subsamples;
+    } inclusion;
+    real pure_shear;
+    std::array<Wall, 6> walls;
+    int smoothing;
+    bool harmonic;  // viscosity_average = harmonic
+    bool tiled;     // kernel = tiled
+    PtChoice pt;    // Re, r, solver.cfl, gravity, harmonic
+    pt::Options solver;
+    static Options from(const io::json& config);
+  };
+
   explicit Stokes(const ModelContext& ctx);
 
   static void add_options(io::Schema& schema);
@@ -62,9 +79,8 @@ class Stokes final : public Model, public pt::Problem {
   void apply_velocity_walls(std::array<Field, 3>& V);
   // The rigid-body acceleration after an iteration, then V's halos and walls again.
   void accelerate_rigid_body(int dims);
-  void set_initial(const io::json& c);
-  void set_stiff_inclusion(const io::json& c, const real centre[3], real radius, real mu0,
-                           real mui);
+  void set_initial();
+  void set_stiff_inclusion(const real centre[3], real radius);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
   void smooth_viscosity(int passes);
   static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
@@ -86,13 +102,11 @@ class Stokes final : public Model, public pt::Problem {
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;
-  std::array<Wall, 6> walls_;
-  std::array<real, 6> wall_normal_;  // normal velocity on each wall (pure shear)
-  real Re_, r_, cfl_;
+  Options opt_;
+  Walls walls_;  // kinds from stokes.boundary, normal velocities from the initial state
+  real cfl_;     // solver.cfl, lowered by retries
   std::vector<pt::Residual> last_;  // residuals at the end of the last solve
-  bool harmonic_;
-  bool tiled_;  // stokes.kernel = tiled: the CUDA 3-D kernel of tiled.hpp where it can run
-  std::array<real, 3> g_;
+  bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   // The stiff inclusion's rigid-body acceleration (stokes.inclusion.rigid_acceleration): its

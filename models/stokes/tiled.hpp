@@ -21,7 +21,7 @@
 // (tests/models/stokes/stokes_parity_test.cpp). Offsets are 32-bit (the caller checks the size).
 
 #include "core/backend.hpp"
-#include "models/stokes/kernels.hpp"
+#include "models/staggered_stokes/kernels.hpp"
 
 namespace staghorn::stokes {
 namespace tiled {

@@ -1,5 +1,6 @@
-// apply_boundaries: Dirichlet and Neumann ghosts for cell-centred and staggered fields, only on
-// the physical sides of ranks at the domain edge; periodic axes and inner sides untouched.
+// apply_boundaries and fill_ghosts: Dirichlet and Neumann ghosts for cell-centred and staggered
+// fields, only on the physical sides of ranks at the domain edge; periodic axes and inner sides
+// untouched; fixed gradients, kept sides and several fields in one call (GhostRule).
 #include "core/boundary.hpp"
 
 #include <gtest/gtest.h>
@@ -221,6 +222,57 @@ TEST(Boundary, ExplicitValuesOnOneRank) {
   EXPECT_EQ(fv[l.index(4, 1, 0)], 2.0);            // ... on both sides
   EXPECT_EQ(fv[l.index(-1, 1, 0)], 2 * 1 - 11.0);  // mirrors (1, 1) = 11 across face 0
   EXPECT_EQ(fv[l.index(1, 1, 0)], 11.0);           // the interior is untouched
+}
+
+TEST(Boundary, GhostRulesGradientKeepAndSeveralFieldsAtOnce) {
+  // A fixed gradient continues the mirrored point by `step` per cell along the axis; `keep` leaves
+  // a side alone; three fields filled in one call equal each filled alone.
+  const Comm self(MPI_COMM_SELF);
+  Grid grid;
+  grid.n = {4, 3, 1};
+  const Decomposition dec(grid, self);
+  const Layout l{dec.local_cells(), {2, 2, 0}};
+  std::vector<real> v(l.count(), kNaN);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 5; ++i) v[l.index(i, j, 0)] = 10 * j + i;
+  SideRules rules = zero_gradient_sides();
+  rules[0] = GhostRule::fixed_gradient(0.5);
+  rules[1] = {GhostRule::keep};
+  rules[2] = GhostRule::fixed_value(3);
+
+  Field c("c", Location::cell, l, Backend::cpu);
+  c.from_host(v);
+  fill_ghosts(Exec::cpu(), dec, c, rules);
+  const auto cv = c.to_host();
+  EXPECT_EQ(cv[l.index(-1, 1, 0)], 10 - 0.5 * 1);  // mirrors (0, 1), one cell below it
+  EXPECT_EQ(cv[l.index(-2, 1, 0)], 11 - 0.5 * 3);  // mirrors (1, 1), three cells below it
+  EXPECT_EQ(cv[l.index(4, 1, 0)], 14.0);            // x_hi kept: its earlier value
+  EXPECT_TRUE(std::isnan(cv[l.index(5, 1, 0)]));   // ... and its NaN
+  EXPECT_EQ(cv[l.index(1, -1, 0)], 2 * 3 - 1.0);   // y_lo: the value 3 on the boundary
+
+  // The same rules on a face-x field, a face-y field and a cell field, alone and together.
+  const Location locs[3] = {Location::face_x, Location::face_y, Location::cell};
+  std::vector<Field> alone, together;
+  for (Location loc : locs) {
+    alone.emplace_back("a", loc, l, Backend::cpu);
+    together.emplace_back("t", loc, l, Backend::cpu);
+  }
+  std::vector<Field*> fields;
+  for (int f = 0; f < 3; ++f) {
+    alone[f].from_host(v);
+    together[f].from_host(v);
+    fill_ghosts(Exec::cpu(), dec, alone[f], rules);
+    fields.push_back(&together[f]);
+  }
+  fill_ghosts(Exec::cpu(), dec, fields, {rules, rules, rules});
+  for (int f = 0; f < 3; ++f) {
+    const auto a = alone[f].to_host(), t = together[f].to_host();
+    for (std::size_t q = 0; q < a.size(); ++q)
+      ASSERT_TRUE(a[q] == t[q] || (std::isnan(a[q]) && std::isnan(t[q]))) << "field " << f;
+  }
+  // The face-x field's boundary point on x_lo is itself (distance 0): the gradient adds nothing.
+  EXPECT_EQ(alone[0].to_host()[l.index(0, 1, 0)], 10.0);
+  EXPECT_EQ(alone[0].to_host()[l.index(-1, 1, 0)], 11 - 0.5 * 2);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ struct CoupledRun {
   std::unique_ptr<Model> owner;
   hydromech::CoupledHydroMech* model = nullptr;
 
-  explicit CoupledRun(io::json user) {
+  explicit CoupledRun(io::json user, Exec ex = Exec::cpu()) : exec(ex) {
     user["model"] = "hydromech";
     user["hydromech"]["variant"] = "coupled";
     user["solver"]["tol_mode"] = "absolute";

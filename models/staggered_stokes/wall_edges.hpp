@@ -1,11 +1,11 @@
 #pragma once
-// Launches WallEdges (models/stokes/kernels.hpp) over every high wall of this rank's block: index
-// n along the wall's axis, and up to n along the other axes' high walls too (the corners). Include
-// only from kernel sources (it calls for_each).
+// Launches WallEdges (models/staggered_stokes/kernels.hpp) over every high wall of this rank's
+// block: index n along the wall's axis, and up to n along the other axes' high walls too (the
+// corners). Include only from kernel sources (it calls for_each).
 
 #include "core/decomposition.hpp"
 #include "core/for_each.hpp"
-#include "models/stokes/kernels.hpp"
+#include "models/staggered_stokes/kernels.hpp"
 
 namespace staghorn::stokes {
 

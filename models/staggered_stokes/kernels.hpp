@@ -81,40 +81,63 @@ struct Kinematics {
   }
 };
 
+// The stresses at the start of the step of a visco-elastic (Maxwell) solid: tau_old / (2 G dt)
+// enters every stress update as an extra strain rate. A viscous solid has none (NoOldStress), and
+// its kernels load nothing for them.
+struct NoOldStress {
+  static constexpr bool kPresent = false;
+  SH_HD real strain(real e, int, Off) const { return e; }
+};
+SH_HD inline real with_old_stress(real e, real elastic, real tau_old) {
+  return e + elastic * tau_old;
+}
+struct OldStress {
+  static constexpr bool kPresent = true;
+  View tau[6];   // xx, yy, zz, xy, xz, yz
+  real elastic;  // 1 / (2 G dt)
+  SH_HD real strain(real e, int component, Off o) const {
+    return with_old_stress(e, elastic, tau[component].p[o]);
+  }
+};
+
+// The one stress update: tau <- (tau + 2 G~dtau e) / (1 + G~dtau / mu), a relaxation towards
+// 2 mu e, where e is the strain rate plus the old stress's term (OldStress::strain).
+SH_HD inline real relax(real tau, real gdt, real mu, real e) {
+  return (tau + 2 * gdt * e) / (1 + gdt / mu);
+}
+
 // The pseudo-transient updates of P and tau at a point, from the old state. G~dtau uses the
 // largest viscosity the point's stencil can meet: mu_max (3^d neighbourhood) at cells, the four
 // cells around an edge on edges. Every such value is at most the mu_max of the faces whose
 // residual it enters (their pseudo-step dtau/rho~ divides by that): the wave speed of the
-// iterations stays under the CFL limit across any viscosity jump.
-template <int Dim>
+// iterations stays under the CFL limit across any viscosity jump. Old: the old stresses of a
+// visco-elastic solid (hydro-mechanics), or none (Stokes).
+template <int Dim, class Old = NoOldStress>
 struct Pseudo : Kinematics<Dim> {
   using K = Kinematics<Dim>;
+  Old old;
   SH_HD real gdt_cell(Off o) const { return K::c.gdt * K::m.mu_max.p[o]; }
   SH_HD real P_new(Off o) const { return K::s.P.p[o] - K::c.r * gdt_cell(o) * K::div(o); }
-  // tau <- (tau + 2 G~dtau e) / (1 + G~dtau / mu): a relaxation towards 2 mu e.
-  SH_HD static real relax(real tau, real gdt, real mu, real e) {
-    return (tau + 2 * gdt * e) / (1 + gdt / mu);
-  }
   SH_HD real Txx_new(Off o) const {
-    return relax(K::s.Txx.p[o], gdt_cell(o), K::m.mu.p[o], K::exx(o));
+    return relax(K::s.Txx.p[o], gdt_cell(o), K::m.mu.p[o], old.strain(K::exx(o), 0, o));
   }
   SH_HD real Tyy_new(Off o) const {
-    return relax(K::s.Tyy.p[o], gdt_cell(o), K::m.mu.p[o], K::eyy(o));
+    return relax(K::s.Tyy.p[o], gdt_cell(o), K::m.mu.p[o], old.strain(K::eyy(o), 1, o));
   }
   SH_HD real Tzz_new(Off o) const {
-    return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], K::ezz(o));
+    return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], old.strain(K::ezz(o), 2, o));
   }
   SH_HD real Txy_new(Off o) const {
     const real g = K::c.gdt * stencil::max_xyb(K::m.mu, o);
-    return relax(K::s.Txy.p[o], g, K::mu_xy(o), K::exy(o));
+    return relax(K::s.Txy.p[o], g, K::mu_xy(o), old.strain(K::exy(o), 3, o));
   }
   SH_HD real Txz_new(Off o) const {
     const real g = K::c.gdt * stencil::max_xzb(K::m.mu, o);
-    return relax(K::s.Txz.p[o], g, K::mu_xz(o), K::exz(o));
+    return relax(K::s.Txz.p[o], g, K::mu_xz(o), old.strain(K::exz(o), 4, o));
   }
   SH_HD real Tyz_new(Off o) const {
     const real g = K::c.gdt * stencil::max_yzb(K::m.mu, o);
-    return relax(K::s.Tyz.p[o], g, K::mu_yz(o), K::eyz(o));
+    return relax(K::s.Tyz.p[o], g, K::mu_yz(o), old.strain(K::eyz(o), 5, o));
   }
   // Velocity pseudo-step on the face between cells o - back and o.
   SH_HD real vdt_face(Off o, Off back) const {
@@ -145,10 +168,11 @@ SH_HD real momentum_z(const S& s, const Params& c, const Material& m, Off o, Off
          (s.tyz(o + sy) - s.tyz(o)) * c.rdy + c.g[2] * stencil::av_zb(m.rho, o);
 }
 
-// Total stresses after this iteration's P and tau updates.
-template <int Dim>
+// Total stresses after this iteration's P and tau updates, from the pseudo-transient updates Ps
+// (Stokes' own, or a model's that builds on them).
+template <class Ps>
 struct PseudoStress {
-  Pseudo<Dim> p;
+  Ps p;
   SH_HD real sxx(Off o) const { return p.Txx_new(o) - p.P_new(o); }
   SH_HD real syy(Off o) const { return p.Tyy_new(o) - p.P_new(o); }
   SH_HD real szz(Off o) const { return p.Tzz_new(o) - p.P_new(o); }
@@ -157,53 +181,84 @@ struct PseudoStress {
   SH_HD real tyz(Off o) const { return p.Tyz_new(o); }
 };
 
-// Physical stresses of the current v and P: tau = 2 mu eps_dev.
-template <int Dim>
+// Physical stresses of the current v and P: tau = 2 mu (eps_dev + the old stress's term).
+template <int Dim, class Old = NoOldStress>
 struct PhysicalStress {
   Kinematics<Dim> k;
-  SH_HD real sxx(Off o) const { return 2 * k.m.mu.p[o] * k.exx(o) - k.s.P.p[o]; }
-  SH_HD real syy(Off o) const { return 2 * k.m.mu.p[o] * k.eyy(o) - k.s.P.p[o]; }
-  SH_HD real szz(Off o) const { return 2 * k.m.mu.p[o] * k.ezz(o) - k.s.P.p[o]; }
-  SH_HD real txy(Off o) const { return 2 * k.mu_xy(o) * k.exy(o); }
-  SH_HD real txz(Off o) const { return 2 * k.mu_xz(o) * k.exz(o); }
-  SH_HD real tyz(Off o) const { return 2 * k.mu_yz(o) * k.eyz(o); }
+  Old old;
+  SH_HD real tau(real mu, real e, int component, Off o) const {
+    return 2 * mu * old.strain(e, component, o);
+  }
+  SH_HD real sxx(Off o) const { return tau(k.m.mu.p[o], k.exx(o), 0, o) - k.s.P.p[o]; }
+  SH_HD real syy(Off o) const { return tau(k.m.mu.p[o], k.eyy(o), 1, o) - k.s.P.p[o]; }
+  SH_HD real szz(Off o) const { return tau(k.m.mu.p[o], k.ezz(o), 2, o) - k.s.P.p[o]; }
+  SH_HD real txy(Off o) const { return tau(k.mu_xy(o), k.exy(o), 3, o); }
+  SH_HD real txz(Off o) const { return tau(k.mu_xz(o), k.exz(o), 4, o); }
+  SH_HD real tyz(Off o) const { return tau(k.mu_yz(o), k.eyz(o), 5, o); }
 };
 
-// One fused PT iteration (the generic, reference kernel) at cell (i, j, k). Faces on a wall keep
-// their values. Threads: CUDA block size (the same arithmetic for any; benchmarks compare them).
+// No momentum source: the residual as it is.
+struct NoForce {
+  SH_HD real operator()(int /*axis*/, real R, Off /*o*/) const { return R; }
+};
+
+// The momentum residual along `axis` on the low face of cell (i, j, k) from the stresses S, plus
+// the force F's source; 0 on a wall face (its velocity is not an unknown).
+template <int Dim, class S, class F = NoForce>
+SH_HD real momentum(const S& st, const Params& c, const Material& m, int axis, int i, int j, int k,
+                    Off o, Off sy, Off sz, const F& force = {}) {
+  switch (axis) {
+    case 0:
+      return i == 0 && c.wall_lo[0] ? 0 : force(0, momentum_x<Dim>(st, c, m, o, sy, sz), o);
+    case 1:
+      return j == 0 && c.wall_lo[1] ? 0 : force(1, momentum_y<Dim>(st, c, m, o, sy, sz), o);
+    default:
+      return k == 0 && c.wall_lo[2] ? 0 : force(2, momentum_z<Dim>(st, c, m, o, sy, sz), o);
+  }
+}
+
+// The solid part of one fused PT iteration at cell (i, j, k): P, the normal stresses, the shear
+// stresses of its low edges and the velocities of its low faces (recomputing the few new stresses
+// of its neighbours those faces need). Faces on a wall keep their values. Ps: the pseudo-transient
+// updates; m: viscosities and the buoyancy's density; force: a momentum source.
+template <int Dim, class Ps, class F = NoForce>
+SH_HD void update_solid(const Ps& ps, const Material& m, const State& out, int i, int j, int k,
+                        const F& force = {}) {
+  const Params& c = ps.c;
+  const State& s = ps.s;
+  const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
+  out.P.p[o] = ps.P_new(o);
+  out.Txx.p[o] = ps.Txx_new(o);
+  if constexpr (Dim >= 2) {
+    out.Tyy.p[o] = ps.Tyy_new(o);
+    out.Txy.p[o] = ps.Txy_new(o);
+  }
+  if constexpr (Dim >= 3) {
+    out.Tzz.p[o] = ps.Tzz_new(o);
+    out.Txz.p[o] = ps.Txz_new(o);
+    out.Tyz.p[o] = ps.Tyz_new(o);
+  }
+  const PseudoStress<Ps> st{ps};
+  const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1], wz = k == 0 && c.wall_lo[2];
+  // The momentum residual evaluated only off the walls.
+  out.Vx.p[o] =
+      s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * force(0, momentum_x<Dim>(st, c, m, o, sy, sz), o));
+  if constexpr (Dim >= 2)
+    out.Vy.p[o] = s.Vy.p[o] +
+                  (wy ? 0 : ps.vdt_face(o, sy) * force(1, momentum_y<Dim>(st, c, m, o, sy, sz), o));
+  if constexpr (Dim >= 3)
+    out.Vz.p[o] = s.Vz.p[o] +
+                  (wz ? 0 : ps.vdt_face(o, sz) * force(2, momentum_z<Dim>(st, c, m, o, sy, sz), o));
+}
+
+// One fused PT iteration of Stokes flow (the generic, reference kernel) at cell (i, j, k).
+// Threads: CUDA block size (the same arithmetic for any; benchmarks compare them).
 template <int Dim, int Threads = 256>
 struct Iteration {
   static constexpr int kThreads = Threads;
   Pseudo<Dim> ps;
   State out;  // new values
-
-  SH_HD void operator()(int i, int j, int k) const {
-    const Params& c = ps.c;
-    const State& s = ps.s;
-    const Off o = s.P.offset(i, j, k), sy = s.P.sy, sz = s.P.sz;
-    out.P.p[o] = ps.P_new(o);
-    out.Txx.p[o] = ps.Txx_new(o);
-    if constexpr (Dim >= 2) {
-      out.Tyy.p[o] = ps.Tyy_new(o);
-      out.Txy.p[o] = ps.Txy_new(o);
-    }
-    if constexpr (Dim >= 3) {
-      out.Tzz.p[o] = ps.Tzz_new(o);
-      out.Txz.p[o] = ps.Txz_new(o);
-      out.Tyz.p[o] = ps.Tyz_new(o);
-    }
-    const PseudoStress<Dim> st{ps};
-    const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
-               wz = k == 0 && c.wall_lo[2];
-    out.Vx.p[o] =
-        s.Vx.p[o] + (wx ? 0 : ps.vdt_face(o, 1) * momentum_x<Dim>(st, c, ps.m, o, sy, sz));
-    if constexpr (Dim >= 2)
-      out.Vy.p[o] =
-          s.Vy.p[o] + (wy ? 0 : ps.vdt_face(o, sy) * momentum_y<Dim>(st, c, ps.m, o, sy, sz));
-    if constexpr (Dim >= 3)
-      out.Vz.p[o] =
-          s.Vz.p[o] + (wz ? 0 : ps.vdt_face(o, sz) * momentum_z<Dim>(st, c, ps.m, o, sy, sz));
-  }
+  SH_HD void operator()(int i, int j, int k) const { update_solid<Dim>(ps, ps.m, out, i, j, k); }
 };
 
 // The shear stresses on edges that lie on a high wall (index n along that axis, outside every
@@ -231,19 +286,10 @@ struct AbsResidual {
   Kinematics<Dim> k;
   int equation;
   SH_HD real operator()(int i, int j, int kk) const {
-    const Params& c = k.c;
-    const Off o = k.s.P.offset(i, j, kk), sy = k.s.P.sy, sz = k.s.P.sz;
-    const PhysicalStress<Dim> st{k};
-    switch (equation) {
-      case 0:
-        return i == 0 && c.wall_lo[0] ? 0 : fabs(momentum_x<Dim>(st, c, k.m, o, sy, sz));
-      case 1:
-        return j == 0 && c.wall_lo[1] ? 0 : fabs(momentum_y<Dim>(st, c, k.m, o, sy, sz));
-      case 2:
-        return kk == 0 && c.wall_lo[2] ? 0 : fabs(momentum_z<Dim>(st, c, k.m, o, sy, sz));
-      default:
-        return fabs(k.div(o));
-    }
+    const Off o = k.s.P.offset(i, j, kk);
+    if (equation == 3) return fabs(k.div(o));
+    const PhysicalStress<Dim> st{k, {}};
+    return fabs(momentum<Dim>(st, k.c, k.m, equation, i, j, kk, o, k.s.P.sy, k.s.P.sz));
   }
 };
 

@@ -1,0 +1,35 @@
+#pragma once
+// Runtime choices to template arguments, in one place (in the spirit of AMReX's AnyCTO): a kernel
+// is compiled once per value it may take (an order, a dimension, a flag), and
+//   dispatch<1, 2, 3>("grid dimensions", dims, [&](auto d) { run<decltype(d)::value>(); });
+// calls the lambda with std::integral_constant<int, d> for the listed value equal to `dims`, or
+// throws naming the choice and the value when none is. Choices nest: one call per choice.
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace staghorn {
+
+template <auto V>
+using Constant = std::integral_constant<decltype(V), V>;
+
+template <auto First, auto... Rest, class F>
+decltype(auto) dispatch(const char* what, decltype(First) value, F&& f) {
+  if (value == First) return std::forward<F>(f)(Constant<First>{});
+  if constexpr (sizeof...(Rest) > 0) {
+    return dispatch<Rest...>(what, value, std::forward<F>(f));
+  } else {
+    throw std::invalid_argument(std::string(what) + ": no kernel compiled for the value " +
+                                std::to_string(value));
+  }
+}
+
+// The two values of a flag.
+template <class F>
+decltype(auto) dispatch_bool(const char* what, bool value, F&& f) {
+  return dispatch<false, true>(what, value, std::forward<F>(f));
+}
+
+}  // namespace staghorn

@@ -1,0 +1,364 @@
+#pragma once
+// One 3-D PT iteration of the coupled hydro-mechanical variant as a hand-tiled CUDA kernel
+// (include only from code compiled by nvcc). It does what coupled::Iteration<3> does
+// (coupled_kernels.hpp) and has the shape of the Stokes tiled kernel (models/stokes/tiled.hpp):
+// a block of kTX x kTY threads covers an xy tile plus a one-cell rim and marches along z through
+// a chunk of the region. At each plane k every thread loads its own column (one plane ahead),
+// shares through shared memory what its neighbours' stencils need, and computes
+//   - p and the normal stresses of its cell at k (the tile and its low rim),
+//   - tau_xy on its low edge at k, tau_xz and tau_yz on its low edges at k + 1 (double-buffered),
+//   - pf of its cell (the tile): the Darcy flux from the pf and permeabilities of the six
+//     neighbours (x and y from shared memory, z from the registers of the column),
+// then the tile's threads update their three face velocities from the new stresses. Each new
+// value is computed once per cell (the generic kernel recomputes its neighbours' p and stresses
+// for every face that needs them), from the same pointwise operators (solid_pressure, relax_ve,
+// fluid_of, the Stokes strain rates and momentum terms written out in their order), so results
+// agree with the generic kernel to rounding (tests/models/hydromech/coupled_parity_test.cpp).
+// The rim's values are recomputed by the neighbouring block, except the shear stresses on the
+// high walls, which the rim threads there store (the generic path launches WallEdges for them).
+// Offsets are 32-bit (the caller checks the size). Sources (verification) take the generic path.
+
+#include "core/backend.hpp"
+#include "core/dispatch.hpp"
+#include "models/hydromech/coupled_kernels.hpp"
+#include "models/stokes/tiled.hpp"
+
+namespace staghorn::hydromech::coupled {
+namespace tiled {
+
+constexpr int kTX = 32, kTY = 8;  // threads per block: the tile is (kTX - 2) x (kTY - 2) cells
+constexpr int kMinBlocks = kTiledBlocksPerSm;  // blocks per SM (__launch_bounds__)
+constexpr int kChunk = 16;                     // cells along z per block
+constexpr int kPlanes = 19;                    // shared planes of kTX x kTY values
+
+inline constexpr std::size_t shared_bytes(int tx, int ty) {
+  return std::size_t(kPlanes) * tx * ty * sizeof(real);
+}
+
+// Raw pointers of one iteration, all with the same offsets: the old state and what the
+// iteration reads besides, then the new values (dPf is read and updated in place).
+struct Args {
+  const real* __restrict__ Vx, * __restrict__ Vy, * __restrict__ Vz, * __restrict__ P, * __restrict__ Pf, * __restrict__ Txx, * __restrict__ Tyy, * __restrict__ Tzz, * __restrict__ Txy, * __restrict__ Txz, * __restrict__ Tyz;
+  const real* __restrict__ mu, * __restrict__ mu_max, * __restrict__ exc, * __restrict__ phi_old;
+  const real* __restrict__ Txx_o, * __restrict__ Tyy_o, * __restrict__ Tzz_o, * __restrict__ Txy_o, * __restrict__ Txz_o, * __restrict__ Tyz_o;
+  real* __restrict__ dPf;  // read and written in place, by the thread of its cell only
+  real* __restrict__ oVx, * __restrict__ oVy, * __restrict__ oVz, * __restrict__ oP, * __restrict__ oPf, * __restrict__ oTxx, * __restrict__ oTyy, * __restrict__ oTzz, * __restrict__ oTxy, * __restrict__ oTxz, * __restrict__ oTyz;
+  int sy, sz;
+  Constants k;
+  int n[3];  // the block's cells per axis
+  bool wall_hi[3];
+  bool open_z[2];  // Fused: the fluid side below / above this block is open (extrapolated ghosts)
+};
+
+inline Args args_of(const Pseudo<3, false>& ps, const stokes::State& out, const View& Pf_new,
+                    const Int3& n, const bool wall_hi[3]) {
+  const stokes::State& s = ps.s;
+  const Extra& x = ps.x;
+  Args a;
+  a.Vx = s.Vx.p, a.Vy = s.Vy.p, a.Vz = s.Vz.p, a.P = s.P.p, a.Pf = x.Pf.p;
+  a.Txx = s.Txx.p, a.Tyy = s.Tyy.p, a.Tzz = s.Tzz.p;
+  a.Txy = s.Txy.p, a.Txz = s.Txz.p, a.Tyz = s.Tyz.p;
+  a.mu = ps.m.mu.p, a.mu_max = ps.m.mu_max.p, a.exc = x.exc.p, a.phi_old = x.phi_old.p;
+  const View* old = ps.old.tau;
+  a.Txx_o = old[0].p, a.Tyy_o = old[1].p, a.Tzz_o = old[2].p;
+  a.Txy_o = old[3].p, a.Txz_o = old[4].p, a.Tyz_o = old[5].p;
+  a.dPf = x.dPfdtau.p;
+  a.oVx = out.Vx.p, a.oVy = out.Vy.p, a.oVz = out.Vz.p, a.oP = out.P.p, a.oPf = Pf_new.p;
+  a.oTxx = out.Txx.p, a.oTyy = out.Tyy.p, a.oTzz = out.Tzz.p;
+  a.oTxy = out.Txy.p, a.oTxz = out.Txz.p, a.oTyz = out.Tyz.p;
+  a.sy = static_cast<int>(s.P.sy), a.sz = static_cast<int>(s.P.sz);
+  a.k = ps.k;
+  for (int d = 0; d < 3; ++d) a.n[d] = n[d], a.wall_hi[d] = wall_hi[d];
+  a.open_z[0] = a.open_z[1] = false;
+  return a;
+}
+
+using stokes::tiled::edge_max;
+using stokes::tiled::edge_mu;
+
+// Elastic: the solid keeps stresses from the start of the step (Maxwell); a viscous one
+// (shear_modulus = 0) never loads them, as relax_ve ignores them there.
+// Fused: the porosity excess of the iterate is computed here from phi_old, p and pf (Porosity of
+// coupled_kernels.hpp, the same expression) instead of read from exc, which the model's porosity
+// pass then need not write every iteration. Beyond an open fluid side the pass extrapolates the
+// ghosts' porosity from the two cells inside (extrapolate_porosity_at_open_sides); the kernel
+// does the same along z from the values its march holds (open_z), so fusion needs only the x and
+// y sides closed.
+template <int TX, int TY, int MinBlocks, bool Elastic, bool Fused>
+__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
+  constexpr int N = TX * TY;
+  extern __shared__ real smem[];
+  // Planes written while the previous plane's may still be read are kept by parity (k & 1).
+  real* const sVx = smem;            // Vx at k
+  real* const sVy = smem + N;        // Vy at k
+  real* const sVz1 = smem + 2 * N;   // Vz at k + 1
+  real* const sMu = smem + 3 * N;    // mu at k, k + 1
+  real* const sMm = smem + 5 * N;    // mu_max at k (and k - 1)
+  real* const sExc = smem + 7 * N;   // porosity excess at k (and k - 1): the buoyancy
+  real* const sPf = smem + 9 * N;    // pf at k
+  real* const sKp = smem + 10 * N;   // permeability at k
+  real* const sSxx = smem + 11 * N;  // new tau_xx - p at k
+  real* const sSyy = smem + 12 * N;  // new tau_yy - p at k
+  real* const sTxy = smem + 13 * N;  // new tau_xy at k
+  real* const sTxz = smem + 14 * N;  // new tau_xz at k, k + 1
+  real* const sTyz = smem + 16 * N;  // new tau_yz at k, k + 1
+  const Constants& K = a.k;
+  const stokes::Params& c = K.sp;
+  const real el = K.elastic;
+
+  const int tx = threadIdx.x, ty = threadIdx.y, t = tx + TX * ty;
+  const int i = r.lo.x - 1 + blockIdx.x * (TX - 2) + tx;
+  const int j = r.lo.y - 1 + blockIdx.y * (TY - 2) + ty;
+  const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
+  const bool active = i <= r.hi.x && j <= r.hi.y;
+  const bool in_x = tx >= 1 && tx <= TX - 2 && i < r.hi.x,
+             in_y = ty >= 1 && ty <= TY - 2 && j < r.hi.y;
+  const bool tile = in_x && in_y;
+  const bool x_wall = a.wall_hi[0] && i == a.n[0] && i == r.hi.x,
+             y_wall = a.wall_hi[1] && j == a.n[1] && j == r.hi.y;
+  const bool own_x = in_x || x_wall, own_y = in_y || y_wall;
+  const bool store_xy = own_x && own_y;
+  const bool store_xz = tile || (x_wall && own_y), store_yz = tile || (y_wall && own_x);
+  auto store_z_edges = [&](int at, int plane, int end, real txz, real tyz) {
+    if (plane < end) {
+      if (store_xz) a.oTxz[at] = txz;
+      if (store_yz) a.oTyz[at] = tyz;
+    } else if (plane == a.n[2] && a.wall_hi[2] && store_xy) {
+      a.oTxz[at] = txz;
+      a.oTyz[at] = tyz;
+    }
+  };
+  const bool cell_needed = tx <= TX - 2 && ty <= TY - 2;
+  const int sy = a.sy, sz = a.sz;
+  int o = i + j * sy + kb * sz;
+  auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
+  auto ld_old = [&](const real* p, int at) { return Elastic ? ld(p, at) : real(0); };
+  auto perm = [&](real exc) { return K.mat.permeability(exc + K.phi_ref); };
+  auto excess = [&](real phi_old, real P, real Pf) {
+    return K.mat.porosity(phi_old, P - Pf, K.dt) - K.phi_ref;
+  };
+  // The ghost beyond an open side from the first and second cells inside (LogLinearGhost).
+  auto extrapolated = [&](real first, real second) {
+    const real p0 = first + K.phi_ref, p1 = second + K.phi_ref;
+    return (p0 > 0 && p1 > 0 ? p0 * p0 / p1 : p0) - K.phi_ref;
+  };
+
+  // tau_xz and tau_yz on the low edges of plane k + 1 (exz, eyz and the edge viscosities of
+  // Kinematics, relax_ve with the old stresses).
+  auto edges_z = [&](real vx0, real vx1, real vy0, real vy1, real vz1, real txz_old, real tyz_old,
+                     real txz_start, real tyz_start, real& txz, real& tyz, int buffer) {
+    const real* const sMu0 = sMu + (buffer ^ 1) * N;
+    const real* const sMu1 = sMu + buffer * N;
+    if (tx >= 1) {
+      const real e = real(0.5) * ((vx1 - vx0) * c.rdz + (vz1 - sVz1[t - 1]) * c.rdx);
+      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
+      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
+      txz = relax_ve(el, txz_old, g, m, e, txz_start);
+      sTxz[buffer * N + t] = txz;
+    }
+    if (ty >= 1) {
+      const real e = real(0.5) * ((vy1 - vy0) * c.rdz + (vz1 - sVz1[t - TX]) * c.rdy);
+      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
+      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
+      tyz = relax_ve(el, tyz_old, g, m, e, tyz_start);
+      sTyz[buffer * N + t] = tyz;
+    }
+  };
+
+  // Prologue, plane kb - 1: the edges of plane kb, and the own column's szz, mu_max, porosity
+  // excess, pf and permeability at kb - 1 for the z faces and the fluid's z neighbours.
+  real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
+  real txz0 = 0, tyz0 = 0, szz_prev = 0, mm_prev = 0;
+  real pf_prev, pf0 = ld(a.Pf, o), kp_prev, kp0;
+  real exc_prev, exc0 = Fused ? excess(ld(a.phi_old, o), ld(a.P, o), pf0) : ld(a.exc, o);
+  {
+    const int q = o - sz;
+    const real vxm = ld(a.Vx, q), vym = ld(a.Vy, q), mum = ld(a.mu, q);
+    pf_prev = ld(a.Pf, q);
+    if (!Fused)
+      exc_prev = ld(a.exc, q);
+    else if (kb == 0 && a.open_z[0])
+      exc_prev =
+          extrapolated(exc0, excess(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)));
+    else
+      exc_prev = excess(ld(a.phi_old, q), ld(a.P, q), pf_prev);
+    kp_prev = perm(exc_prev);
+    kp0 = perm(exc0);
+    sVz1[t] = vz0;
+    sMu[(kb & 1) * N + t] = ld(a.mu, o);
+    sMu[((kb & 1) ^ 1) * N + t] = mum;
+    sVx[t] = vxm;
+    sVy[t] = vym;
+    __syncthreads();
+    edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), ld_old(a.Txz_o, o),
+            ld_old(a.Tyz_o, o), txz0, tyz0, kb & 1);
+    store_z_edges(o, kb, ke, txz0, tyz0);
+    if (tile) {
+      const real vzm = ld(a.Vz, q);
+      const real exa = (sVx[t + 1] - vxm) * c.rdx, eya = (sVy[t + TX] - vym) * c.rdy,
+                 eza = (vz0 - vzm) * c.rdz;
+      real div = exa;
+      div += eya;
+      div += eza;
+      mm_prev = ld(a.mu_max, q);
+      const real Pn = solid_pressure<false>(K, ld(a.P, q), pf_prev, ld(a.phi_old, q), exc_prev,
+                                            mm_prev, div, 0);
+      szz_prev =
+          relax_ve(el, ld(a.Tzz, q), c.gdt * mm_prev, mum, eza - div / 3, ld_old(a.Tzz_o, q)) - Pn;
+    }
+    __syncthreads();
+  }
+
+  // This column's values that plane k reads (its own, and those of plane k + 1 that the edges
+  // and the fluid of k need), loaded one plane ahead so that memory works while the plane
+  // computes.
+  struct Column {
+    real P, Txx, Tyy, Tzz, Txy, mm, phi_old, dPf, Txx_o, Tyy_o, Tzz_o, Txy_o;
+    real vx1, vy1, vz1, mu1, Txz1, Tyz1, Txz_o1, Tyz_o1, pf1, exc1;
+    real P1, phi_old1;  // Fused: for the porosity excess at k + 1 (exc1 is not loaded)
+  };
+  auto column = [&](int q) {
+    const int u = q + sz;
+    return Column{ld(a.P, q),
+                  ld(a.Txx, q),
+                  ld(a.Tyy, q),
+                  ld(a.Tzz, q),
+                  ld(a.Txy, q),
+                  ld(a.mu_max, q),
+                  ld(a.phi_old, q),
+                  ld(a.dPf, q),
+                  ld_old(a.Txx_o, q),
+                  ld_old(a.Tyy_o, q),
+                  ld_old(a.Tzz_o, q),
+                  ld_old(a.Txy_o, q),
+                  ld(a.Vx, u),
+                  ld(a.Vy, u),
+                  ld(a.Vz, u),
+                  ld(a.mu, u),
+                  ld(a.Txz, u),
+                  ld(a.Tyz, u),
+                  ld_old(a.Txz_o, u),
+                  ld_old(a.Tyz_o, u),
+                  ld(a.Pf, u),
+                  Fused ? real(0) : ld(a.exc, u),
+                  Fused ? ld(a.P, u) : real(0),
+                  Fused ? ld(a.phi_old, u) : real(0)};
+  };
+  Column next = column(o);
+  for (int k = kb; k < ke; ++k, o += sz) {
+    asm volatile("" : "+r"(o));  // as in the Stokes kernel: addresses from o, not 40 pointers
+    const int b0 = k & 1, b1 = b0 ^ 1;
+    const Column now = next;
+    if (k + 1 < ke) next = column(o + sz);
+    const real mm = now.mm, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
+    const real pf1 = now.pf1;
+    real exc1 = now.exc1;
+    if (Fused)
+      exc1 = k + 1 == a.n[2] && a.open_z[1] ? extrapolated(exc0, exc_prev)
+                                            : excess(now.phi_old1, now.P1, pf1);
+    const real kp1 = perm(exc1);
+    sVx[t] = vx0;
+    sVy[t] = vy0;
+    sVz1[t] = vz1;
+    sMu[b1 * N + t] = now.mu1;
+    sMm[b0 * N + t] = mm;
+    sExc[b0 * N + t] = exc0;
+    sPf[t] = pf0;
+    sKp[t] = kp0;
+    __syncthreads();
+    const real* const sMu0 = sMu + b0 * N;
+    const real mu0 = sMu0[t];
+
+    // p and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
+    real szz = 0;
+    if (cell_needed) {
+      const real exa = (sVx[t + 1] - vx0) * c.rdx, eya = (sVy[t + TX] - vy0) * c.rdy,
+                 eza = (vz1 - vz0) * c.rdz;
+      real div = exa;
+      div += eya;
+      div += eza;
+      const real g = c.gdt * mm;
+      const real Pn = solid_pressure<false>(K, now.P, pf0, now.phi_old, exc0, mm, div, 0);
+      const real Txxn = relax_ve(el, now.Txx, g, mu0, exa - div / 3, now.Txx_o);
+      const real Tyyn = relax_ve(el, now.Tyy, g, mu0, eya - div / 3, now.Tyy_o);
+      const real Tzzn = relax_ve(el, now.Tzz, g, mu0, eza - div / 3, now.Tzz_o);
+      sSxx[t] = Txxn - Pn;
+      sSyy[t] = Tyyn - Pn;
+      szz = Tzzn - Pn;
+      if (tile) {
+        a.oP[o] = Pn, a.oTxx[o] = Txxn, a.oTyy[o] = Tyyn, a.oTzz[o] = Tzzn;
+        // The fluid pressure (Iteration: fluid, fluid_step, pt::advance).
+        const real pf[7] = {pf0, sPf[t - 1], sPf[t + 1], sPf[t - TX], sPf[t + TX], pf_prev, pf1};
+        const real kp[7] = {kp0, sKp[t - 1], sKp[t + 1], sKp[t - TX], sKp[t + TX], kp_prev, kp1};
+        const FluidEval f = fluid_of<3, false>(K, pf, kp, exc0 + K.phi_ref, now.P, now.phi_old, 0);
+        real v = now.dPf;
+        a.oPf[o] = pt::advance(pf0, f.R, v, fluid_step(K, f));
+        a.dPf[o] = v;
+      }
+    }
+    // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
+    if (tx >= 1 && ty >= 1) {
+      const real e = real(0.5) * ((vx0 - sVx[t - TX]) * c.rdy + (vy0 - sVy[t - 1]) * c.rdx);
+      const real g = c.gdt * edge_max(sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
+      const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
+      const real txy = relax_ve(el, now.Txy, g, m, e, now.Txy_o);
+      sTxy[t] = txy;
+      if (store_xy) a.oTxy[o] = txy;
+    }
+    real txz1 = 0, tyz1 = 0;
+    edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, now.Txz_o1, now.Tyz_o1, txz1, tyz1, b1);
+    store_z_edges(o + sz, k + 1, ke, txz1, tyz1);
+    __syncthreads();
+
+    // The tile's face velocities (stokes::momentum_x/y/z with the new stresses; the buoyancy's
+    // "density" is the porosity excess, as buoyant() hands it to the generic kernel).
+    if (tile) {
+      const real* const sE = sExc + b0 * N;
+      const real* const sM = sMm + b0 * N;
+      real Rx = (sSxx[t] - sSxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (sE[t - 1] + exc0));
+      Rx += (sTxy[t + TX] - sTxy[t]) * c.rdy;
+      Rx += (txz1 - txz0) * c.rdz;
+      real Ry = (sSyy[t] - sSyy[t - TX]) * c.rdy + (sTxy[t + 1] - sTxy[t]) * c.rdx +
+                c.g[1] * (real(0.5) * (sE[t - TX] + exc0));
+      Ry += (tyz1 - tyz0) * c.rdz;
+      const real Rz = (szz - szz_prev) * c.rdz + (sTxz[b0 * N + t + 1] - sTxz[b0 * N + t]) * c.rdx +
+                      (sTyz[b0 * N + t + TX] - sTyz[b0 * N + t]) * c.rdy +
+                      c.g[2] * (real(0.5) * (exc_prev + exc0));
+      const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
+                 wz = k == 0 && c.wall_lo[2];
+      a.oVx[o] = vx0 + (wx ? 0 : c.vdt / fmax(mm, sM[t - 1]) * Rx);
+      a.oVy[o] = vy0 + (wy ? 0 : c.vdt / fmax(mm, sM[t - TX]) * Ry);
+      a.oVz[o] = vz0 + (wz ? 0 : c.vdt / fmax(mm, mm_prev) * Rz);
+    }
+    vx0 = vx1, vy0 = vy1, vz0 = vz1;
+    txz0 = txz1, tyz0 = tyz1, szz_prev = szz, mm_prev = mm;
+    exc_prev = exc0, exc0 = exc1, pf_prev = pf0, pf0 = pf1, kp_prev = kp0, kp0 = kp1;
+  }
+}
+
+}  // namespace tiled
+
+// Runs the tiled iteration over region r on `stream`.
+// fused: the porosity excess computed in the kernel (see iterate).
+template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks>
+void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bool fused,
+                  int chunk = tiled::kChunk) {
+  const Int3 e = r.extent();
+  if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
+  const std::size_t bytes = tiled::shared_bytes(TX, TY);
+  const dim3 block(TX, TY, 1);
+  const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
+  auto launch = [&](auto kernel) {
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         static_cast<int>(bytes));
+    kernel<<<grid, block, bytes, stream>>>(r, a, chunk);
+  };
+  dispatch_bool("elastic", a.k.elastic != 0, [&](auto elastic) {
+    dispatch_bool("fused porosity", fused, [&](auto fuse) {
+      launch(tiled::iterate<TX, TY, MinBlocks, decltype(elastic)::value, decltype(fuse)::value>);
+    });
+  });
+  check_launch("coupled tiled iteration launch");
+}
+
+}  // namespace staghorn::hydromech::coupled

@@ -1,0 +1,30 @@
+#include "models/staggered_stokes/walls.hpp"
+
+namespace staghorn::stokes {
+
+Wall parse_wall(const std::string& name) {
+  if (name == "no_slip") return Wall::no_slip;
+  if (name == "prescribed") return Wall::prescribed;
+  return Wall::free_slip;
+}
+
+SideRules Walls::velocity_rules(int component) const {
+  SideRules rules;
+  for (int s = 0; s < 6; ++s) {
+    const bool along = s / 2 == component;  // the wall's normal velocity
+    if (kind[s] == Wall::prescribed)
+      rules[s] = {GhostRule::keep};
+    else if (along)
+      rules[s] = GhostRule::fixed_value(normal[s]);
+    else
+      rules[s] =
+          kind[s] == Wall::free_slip ? GhostRule::zero_gradient() : GhostRule::fixed_value(0);
+  }
+  return rules;
+}
+
+void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims) const {
+  for (int c = 0; c < dims; ++c) fill.add(V[c], velocity_rules(c));
+}
+
+}  // namespace staghorn::stokes

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Packs what the GPU scripts (gpu-bench.sh, gpu-check.sh, gpu-examples.sh) run on a GPU machine
+# without a matching MPI: the stripped binaries of build/ (staghorn, every bench_* program and the
+# test programs named as arguments), Open MPI's launcher and every library they need, into
+# .device/bundle.tar.xz (git-ignored; the device tool carries it). Usage, here, after a build:
+#   scripts/gpu-bundle.sh [TEST...]   e.g. scripts/gpu-bundle.sh stokes_parity_test
+# The MPI bundler is the workplace's (BUNDLE_MPI, default ../shared/device/bundle-mpi.sh).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bundler=${BUNDLE_MPI:-$root/../shared/device/bundle-mpi.sh}
+bins=(build/bin/staghorn build/bin/bench_*)
+for t in "$@"; do
+  bins+=("$(find build/tests -type f -name "$t" -perm -u+x | head -1)")
+done
+"$bundler" .device-bundle "${bins[@]}" > /dev/null
+strip .device-bundle/staghorn .device-bundle/bench_* "${@/#/.device-bundle/}" 2>/dev/null || true
+git rev-parse --short HEAD > .device-bundle/COMMIT
+[[ -z $(git status --porcelain --untracked-files=no) ]] || sed -i 's/$/+dirty/' .device-bundle/COMMIT
+mkdir -p .device
+tar cJf .device/bundle.tar.xz .device-bundle
+du -h .device/bundle.tar.xz
