@@ -196,9 +196,7 @@ StepReport CoupledHydroMech::advance(real dt) {
   const pt::SolveReport r = solver_.solve(*this, dt);
   real dV = 1;
   for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
-  balance_ = dims() == 1   ? reduce_residual<1>(4, false) * dV
-             : dims() == 2 ? reduce_residual<2>(4, false) * dV
-                           : reduce_residual<3>(4, false) * dV;
+  balance_ = residual_of(4, false) * dV;
   finish_step();
   last_ = {r.iterations, r.residuals};
   return last_;
@@ -272,9 +270,10 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
           coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
       args.open_z[0] = dec_.at_low(2) && pf_bcs_[4].kind == PeBcKind::dirichlet;
       args.open_z[1] = dec_.at_high(2) && pf_bcs_[5].kind == PeBcKind::dirichlet;
-      return dispatch<1, 2>("blocks per SM", tiled_blocks_per_sm_, [&](auto blocks) {
-        coupled::launch_tiled<coupled::tiled::kTX, coupled::tiled::kTY, decltype(blocks)::value>(
-            ex_.stream(lane), r, args, fused_porosity());
+      return dispatch<0, 1, 2, 3, 4, 5>("tiled shape", tiled_shape_, [&](auto shape) {
+        constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
+        coupled::launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, fused_porosity(),
+                                                    s.chunk);
       });
     }
 #endif
@@ -319,21 +318,19 @@ void CoupledHydroMech::update_porosity() {
 
 // The kernels with sources are chosen here, once per call: a run without them never reads one.
 void CoupledHydroMech::iterate(int count) {
-  const bool s = sources_ != nullptr;
-  switch (dims()) {
-    case 1:
-      return s ? iterate_dim<1, true>(count) : iterate_dim<1, false>(count);
-    case 2:
-      return s ? iterate_dim<2, true>(count) : iterate_dim<2, false>(count);
-    default:
-      return s ? iterate_dim<3, true>(count) : iterate_dim<3, false>(count);
-  }
+  dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
+    dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
+      iterate_dim<decltype(dim)::value, decltype(sourced)::value>(count);
+    });
+  });
 }
 
-template <int Dim>
-real CoupledHydroMech::reduce_residual(int equation, bool absolute) {
-  return sources_ ? reduce_residual_of<Dim, true>(equation, absolute)
-                  : reduce_residual_of<Dim, false>(equation, absolute);
+real CoupledHydroMech::residual_of(int equation, bool absolute) {
+  return dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
+    return dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
+      return reduce_residual_of<decltype(dim)::value, decltype(sourced)::value>(equation, absolute);
+    });
+  });
 }
 
 template <int Dim, bool Sourced>
@@ -354,9 +351,7 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
   std::vector<pt::Residual> out;
   for (int e = 0; e < 5; ++e) {
     if (e < 3 && e >= dims()) continue;
-    const real r = dims() == 1   ? reduce_residual<1>(e, true)
-                   : dims() == 2 ? reduce_residual<2>(e, true)
-                                 : reduce_residual<3>(e, true);
+    const real r = residual_of(e, true);
     out.push_back({names[e], r * (e < 3 ? momentum : mass)});
   }
   return out;

@@ -74,17 +74,16 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   using SourceFunction = std::function<double(int equation, const double x[3])>;
   void set_sources(const SourceFunction& f);
 
-  // Blocks per SM that the tiled kernel is compiled for (1, or 2: fewer registers per thread;
-  // benchmarks compare them).
-  void set_tiled_blocks_per_sm(int blocks) { tiled_blocks_per_sm_ = blocks; }
+  // The launch shape of the tiled kernel: an index into coupled::kTiledShapes (benchmarks).
+  void set_tiled_shape(int index) { tiled_shape_ = index; }
 
  private:
   template <int Dim, bool Sourced>
   void iterate_dim(int count);
   template <int Dim, bool Sourced = false>
   coupled::Pseudo<Dim, Sourced> pseudo();
-  template <int Dim>
-  real reduce_residual(int equation, bool absolute);
+  // The residual norm of one equation over all ranks (coupled::Residual).
+  real residual_of(int equation, bool absolute);
   template <int Dim, bool Sourced>
   real reduce_residual_of(int equation, bool absolute);
   coupled::Constants constants() const;
@@ -126,7 +125,7 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   real eta_s_, shear_modulus_, Re_, r_;
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
   bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
-  int tiled_blocks_per_sm_ = coupled::kTiledBlocksPerSm;
+  int tiled_shape_ = 0;
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
   pt::Solver solver_;

@@ -24,9 +24,16 @@ namespace staghorn::hydromech::coupled {
 
 using stencil::Off;
 
-// Blocks per SM of the tiled CUDA kernel (coupled_tiled.hpp): 2 caps it at 128 registers per
-// thread (a few spilled), 1 lets it keep the whole next plane in registers.
-constexpr int kTiledBlocksPerSm = 2;
+// Launch shapes the tiled CUDA kernel (coupled_tiled.hpp) is compiled for: threads per block
+// along x and y (the tile is two cells narrower), blocks per SM (registers per thread: 65536 /
+// (threads x blocks), at most 255), and cells along z per block. Shape 0 is the default (measured
+// best on an H100, docs/models/hydromech.md); benchmarks compare the others.
+struct TiledShape {
+  int tx, ty, blocks, chunk;
+};
+constexpr TiledShape kTiledShapes[] = {{32, 8, 2, 16}, {32, 8, 1, 16}, {32, 16, 1, 16},
+                                       {64, 8, 1, 16}, {32, 8, 2, 32}, {32, 8, 2, 8}};
+constexpr int kTiledShapeCount = sizeof(kTiledShapes) / sizeof(kTiledShapes[0]);
 
 // Constants of one PT iteration.
 struct Constants {
@@ -80,25 +87,32 @@ struct MomentumSource {
 // The pointwise operators, on values: the generic kernels below gather them by offset, the tiled
 // one (coupled_tiled.hpp) from registers and shared memory; both compute the same expressions.
 
-// Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C + source), with Pe = p - pf and the
-// porosity phi = exc + phi_ref of the iterate. The compaction term is taken implicitly in
-// pseudo-time: in decompaction (C' large) it would otherwise limit K~dtau.
-template <bool Sourced>
-SH_HD inline real solid_pressure(const Constants& k, real P, real Pf, real phi_old, real exc,
-                                 real mu_max, real div, real source) {
-  const real Pe_c = P - Pf, w = k.mat.weakening_factor(Pe_c);
-  const real C = k.mat.compaction_rate(phi_old, Pe_c, w, k.dt);
-  const real dC = k.mat.compaction_coefficient(exc + k.phi_ref, Pe_c, w);
-  const real kdt = k.sp.r * k.sp.gdt * mu_max;
-  real R = -div - C;
-  if constexpr (Sourced) R += source;
-  return P + kdt / (1 + kdt * dC) * R;
+// The compaction of a cell, from its total and fluid pressures, its porosity at the start of the
+// step and the iterate's porosity phi: the switch factor w of the bulk viscosity, the step's
+// compaction rate C and its derivative C' = dC/dPe. Both mass balances use it; a kernel computes
+// it once per cell.
+struct Compaction {
+  real w, rate, coefficient;
+};
+// With the effective pressure Pe and its switch factor w = weakening_factor(Pe) at hand.
+SH_HD inline Compaction compaction_with(const Constants& k, real Pe, real w, real phi_old,
+                                        real phi) {
+  return {w, k.mat.compaction_rate(phi_old, Pe, w, k.dt), k.mat.compaction_coefficient(phi, Pe, w)};
+}
+SH_HD inline Compaction compaction_of(const Constants& k, real P, real Pf, real phi_old, real phi) {
+  const real Pe = P - Pf;
+  return compaction_with(k, Pe, k.mat.weakening_factor(Pe), phi_old, phi);
 }
 
-// tau <- relaxed towards 2 eta_ve (eps + tau_old / (2 G dt)) (the Stokes relaxation, with the old
-// stress as an extra strain rate; elastic = 0 for a viscous solid).
-SH_HD inline real relax_ve(real elastic, real tau, real gdt, real mu, real e, real tau_old) {
-  return stokes::relax(tau, gdt, mu, stokes::with_old_stress(e, elastic, tau_old));
+// Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C + source). The compaction term is
+// taken implicitly in pseudo-time: in decompaction (C' large) it would otherwise limit K~dtau.
+template <bool Sourced>
+SH_HD inline real solid_pressure(const Constants& k, real P, const Compaction& c, real mu_max,
+                                 real div, real source) {
+  const real kdt = k.sp.r * k.sp.gdt * mu_max;
+  real R = -div - c.rate;
+  if constexpr (Sourced) R += source;
+  return P + kdt / (1 + kdt * c.coefficient) * R;
 }
 
 // Pressures and stresses of the next iterate, point by point (cells and edges), from the current
@@ -112,9 +126,11 @@ struct Pseudo : stokes::Pseudo<Dim, stokes::OldStress> {
   SH_HD real Pe(Off o) const { return K::s.P.p[o] - x.Pf.p[o]; }
   SH_HD real phi(Off o) const { return x.exc.p[o] + k.phi_ref; }
 
+  SH_HD Compaction compaction(Off o) const {
+    return compaction_of(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], phi(o));
+  }
   SH_HD real P_new(Off o) const {
-    return solid_pressure<Sourced>(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], x.exc.p[o],
-                                   K::m.mu_max.p[o], K::div(o),
+    return solid_pressure<Sourced>(k, K::s.P.p[o], compaction(o), K::m.mu_max.p[o], K::div(o),
                                    Sourced ? x.src.solid.p[o] : real(0));
   }
 };
@@ -127,11 +143,10 @@ struct FluidEval {
 };
 
 // From values: the fluid pressure pf and permeability kp at the cell (index 0) and at its low and
-// high neighbours along each axis (1 + 2a and 2 + 2a), the cell's porosity phi, total pressure P
-// and porosity at the start of the step.
+// high neighbours along each axis (1 + 2a and 2 + 2a), the cell's porosity phi and compaction.
 template <int Dim, bool Sourced = false>
 SH_HD inline FluidEval fluid_of(const Constants& k, const real pf[7], const real kp[7], real phi,
-                                real P, real phi_old, real source) {
+                                const Compaction& c, real source) {
   FluidEval e{};
   e.phi = phi;
   e.k_c = kp[0];
@@ -148,10 +163,9 @@ SH_HD inline FluidEval fluid_of(const Constants& k, const real pf[7], const real
     e.dk += (fabs((pf[0] - lo) * rdx[a] - k.body[a]) + fabs((hi - pf[0]) * rdx[a] - k.body[a])) *
             rdx[a];
   }
-  const real Pe = P - pf[0], w = k.mat.weakening_factor(Pe);
-  e.R += k.mat.compaction_rate(phi_old, Pe, w, k.dt);
+  e.R += c.rate;
   if constexpr (Sourced) e.R += source;
-  e.r = k.mat.compaction_coefficient(e.phi, Pe, w);
+  e.r = c.coefficient;
   return e;
 }
 
@@ -167,7 +181,8 @@ SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, 
     kp[1 + 2 * a] = k.mat.permeability(x.exc.p[o - s[a]] + k.phi_ref);
     kp[2 + 2 * a] = k.mat.permeability(x.exc.p[o + s[a]] + k.phi_ref);
   }
-  return fluid_of<Dim, Sourced>(k, pf, kp, phi, P.p[o], x.phi_old.p[o],
+  return fluid_of<Dim, Sourced>(k, pf, kp, phi,
+                                compaction_of(k, P.p[o], pf[0], x.phi_old.p[o], phi),
                                 Sourced ? x.src.fluid.p[o] : real(0));
 }
 
@@ -218,9 +233,7 @@ struct Residual {
       R = stokes::momentum<Dim>(st, ps.c, buoyant(ps), equation, i, j, kk, o, ps.s.P.sy, ps.s.P.sz,
                                 MomentumSource<Sourced>{ps.x.src});
     } else if (equation == 3) {
-      R = plus_source<Sourced>(
-          -ps.div(o) - ps.k.mat.compaction_rate(ps.x.phi_old.p[o], ps.Pe(o), ps.k.dt),
-          ps.x.src.solid, o);
+      R = plus_source<Sourced>(-ps.div(o) - ps.compaction(o).rate, ps.x.src.solid, o);
     } else {
       R = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o).R;
     }

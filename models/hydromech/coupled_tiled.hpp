@@ -11,9 +11,12 @@
 //     neighbours (x and y from shared memory, z from the registers of the column),
 // then the tile's threads update their three face velocities from the new stresses. Each new
 // value is computed once per cell (the generic kernel recomputes its neighbours' p and stresses
-// for every face that needs them), from the same pointwise operators (solid_pressure, relax_ve,
-// fluid_of, the Stokes strain rates and momentum terms written out in their order), so results
-// agree with the generic kernel to rounding (tests/models/hydromech/coupled_parity_test.cpp).
+// for every face that needs them), from the same pointwise operators (compaction_of once per cell,
+// solid_pressure, fluid_of, the Stokes strain rates and momentum terms written out in their
+// order), with fewer divisions (as the Stokes tiled kernel: relax() with one division per point,
+// the three normal stresses of a cell sharing it; the face pseudo-step from one reciprocal of
+// mu_max per cell), so results agree with the generic kernel to rounding
+// (tests/models/hydromech/coupled_parity_test.cpp).
 // The rim's values are recomputed by the neighbouring block, except the shear stresses on the
 // high walls, which the rim threads there store (the generic path launches WallEdges for them).
 // Offsets are 32-bit (the caller checks the size). Sources (verification) take the generic path.
@@ -21,15 +24,17 @@
 #include "core/backend.hpp"
 #include "core/dispatch.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
-#include "models/stokes/tiled.hpp"
+#include "models/staggered_stokes/tiled_ops.hpp"
 
 namespace staghorn::hydromech::coupled {
 namespace tiled {
 
-constexpr int kTX = 32, kTY = 8;  // threads per block: the tile is (kTX - 2) x (kTY - 2) cells
-constexpr int kMinBlocks = kTiledBlocksPerSm;  // blocks per SM (__launch_bounds__)
-constexpr int kChunk = 16;                     // cells along z per block
-constexpr int kPlanes = 19;                    // shared planes of kTX x kTY values
+// The default launch shape (kTiledShapes[0] of coupled_kernels.hpp): threads per block along x and
+// y (the tile is two cells narrower), blocks per SM (__launch_bounds__), cells along z per block.
+constexpr int kTX = kTiledShapes[0].tx, kTY = kTiledShapes[0].ty;
+constexpr int kMinBlocks = kTiledShapes[0].blocks;
+constexpr int kChunk = kTiledShapes[0].chunk;
+constexpr int kPlanes = 19;  // shared planes of TX x TY values
 
 inline constexpr std::size_t shared_bytes(int tx, int ty) {
   return std::size_t(kPlanes) * tx * ty * sizeof(real);
@@ -75,9 +80,12 @@ inline Args args_of(const Pseudo<3, false>& ps, const stokes::State& out, const 
 
 using stokes::tiled::edge_max;
 using stokes::tiled::edge_mu;
+using stokes::tiled::relax_factor;
+using stokes::tiled::relaxed;
+using stokes::tiled::relaxed_by;
 
 // Elastic: the solid keeps stresses from the start of the step (Maxwell); a viscous one
-// (shear_modulus = 0) never loads them, as relax_ve ignores them there.
+// (shear_modulus = 0) never loads them, as with_old_stress ignores them there.
 // Fused: the porosity excess of the iterate is computed here from phi_old, p and pf (Porosity of
 // coupled_kernels.hpp, the same expression) instead of read from exc, which the model's porosity
 // pass then need not write every iteration. Beyond an open fluid side the pass extrapolates the
@@ -93,7 +101,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   real* const sVy = smem + N;        // Vy at k
   real* const sVz1 = smem + 2 * N;   // Vz at k + 1
   real* const sMu = smem + 3 * N;    // mu at k, k + 1
-  real* const sMm = smem + 5 * N;    // mu_max at k (and k - 1)
+  real* const sInv = smem + 5 * N;   // 1 / mu_max at k (and k - 1)
   real* const sExc = smem + 7 * N;   // porosity excess at k (and k - 1): the buoyancy
   real* const sPf = smem + 9 * N;    // pf at k
   real* const sKp = smem + 10 * N;   // permeability at k
@@ -134,8 +142,17 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
   auto ld_old = [&](const real* p, int at) { return Elastic ? ld(p, at) : real(0); };
   auto perm = [&](real exc) { return K.mat.permeability(exc + K.phi_ref); };
-  auto excess = [&](real phi_old, real P, real Pf) {
-    return K.mat.porosity(phi_old, P - Pf, K.dt) - K.phi_ref;
+  // The porosity excess of a cell (Porosity), with the effective pressure and its switch factor
+  // that the cell's compaction needs again (compaction_with) when its plane is computed.
+  struct Porous {
+    real Pe, w, exc;
+  };
+  auto porous = [&](real phi_old, real P, real Pf) {
+    Porous p;
+    p.Pe = P - Pf;
+    p.w = K.mat.weakening_factor(p.Pe);
+    p.exc = K.mat.porosity(phi_old, p.Pe, p.w, K.dt) - K.phi_ref;
+    return p;
   };
   // The ghost beyond an open side from the first and second cells inside (LogLinearGhost).
   auto extrapolated = [&](real first, real second) {
@@ -144,7 +161,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   };
 
   // tau_xz and tau_yz on the low edges of plane k + 1 (exz, eyz and the edge viscosities of
-  // Kinematics, relax_ve with the old stresses).
+  // Kinematics, relaxed with the old stresses).
   auto edges_z = [&](real vx0, real vx1, real vy0, real vy1, real vz1, real txz_old, real tyz_old,
                      real txz_start, real tyz_start, real& txz, real& tyz, int buffer) {
     const real* const sMu0 = sMu + (buffer ^ 1) * N;
@@ -153,14 +170,14 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real e = real(0.5) * ((vx1 - vx0) * c.rdz + (vz1 - sVz1[t - 1]) * c.rdx);
       const real g = c.gdt * edge_max(sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
       const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      txz = relax_ve(el, txz_old, g, m, e, txz_start);
+      txz = relaxed(txz_old, g, m, stokes::with_old_stress(e, el, txz_start));
       sTxz[buffer * N + t] = txz;
     }
     if (ty >= 1) {
       const real e = real(0.5) * ((vy1 - vy0) * c.rdz + (vz1 - sVz1[t - TX]) * c.rdy);
       const real g = c.gdt * edge_max(sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
       const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      tyz = relax_ve(el, tyz_old, g, m, e, tyz_start);
+      tyz = relaxed(tyz_old, g, m, stokes::with_old_stress(e, el, tyz_start));
       sTyz[buffer * N + t] = tyz;
     }
   };
@@ -168,9 +185,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   // Prologue, plane kb - 1: the edges of plane kb, and the own column's szz, mu_max, porosity
   // excess, pf and permeability at kb - 1 for the z faces and the fluid's z neighbours.
   real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
-  real txz0 = 0, tyz0 = 0, szz_prev = 0, mm_prev = 0;
+  real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0;
   real pf_prev, pf0 = ld(a.Pf, o), kp_prev, kp0;
-  real exc_prev, exc0 = Fused ? excess(ld(a.phi_old, o), ld(a.P, o), pf0) : ld(a.exc, o);
+  Porous cell0{};  // Fused: this column's porosity at k, with its Pe and w
+  if (Fused) cell0 = porous(ld(a.phi_old, o), ld(a.P, o), pf0);
+  real exc_prev, exc0 = Fused ? cell0.exc : ld(a.exc, o);
   {
     const int q = o - sz;
     const real vxm = ld(a.Vx, q), vym = ld(a.Vy, q), mum = ld(a.mu, q);
@@ -178,10 +197,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     if (!Fused)
       exc_prev = ld(a.exc, q);
     else if (kb == 0 && a.open_z[0])
-      exc_prev =
-          extrapolated(exc0, excess(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)));
+      exc_prev = extrapolated(
+          exc0, porous(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)).exc);
     else
-      exc_prev = excess(ld(a.phi_old, q), ld(a.P, q), pf_prev);
+      exc_prev = porous(ld(a.phi_old, q), ld(a.P, q), pf_prev).exc;
     kp_prev = perm(exc_prev);
     kp0 = perm(exc0);
     sVz1[t] = vz0;
@@ -200,11 +219,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       real div = exa;
       div += eya;
       div += eza;
-      mm_prev = ld(a.mu_max, q);
-      const real Pn = solid_pressure<false>(K, ld(a.P, q), pf_prev, ld(a.phi_old, q), exc_prev,
-                                            mm_prev, div, 0);
-      szz_prev =
-          relax_ve(el, ld(a.Tzz, q), c.gdt * mm_prev, mum, eza - div / 3, ld_old(a.Tzz_o, q)) - Pn;
+      const real mm_prev = ld(a.mu_max, q), P_prev = ld(a.P, q), phi_old_prev = ld(a.phi_old, q);
+      inv_prev = 1 / mm_prev;
+      const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref);
+      const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, div, 0);
+      const real e = stokes::with_old_stress(eza - div / 3, el, ld_old(a.Tzz_o, q));
+      szz_prev = relaxed(ld(a.Tzz, q), c.gdt * mm_prev, mum, e) - Pn;
     }
     __syncthreads();
   }
@@ -252,16 +272,20 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     if (k + 1 < ke) next = column(o + sz);
     const real mm = now.mm, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
     const real pf1 = now.pf1;
-    real exc1 = now.exc1;
-    if (Fused)
-      exc1 = k + 1 == a.n[2] && a.open_z[1] ? extrapolated(exc0, exc_prev)
-                                            : excess(now.phi_old1, now.P1, pf1);
-    const real kp1 = perm(exc1);
+    Porous cell1{};  // Fused: the porosity at k + 1 (beyond an open top: extrapolated)
+    if (Fused) {
+      if (k + 1 == a.n[2] && a.open_z[1])
+        cell1.exc = extrapolated(exc0, exc_prev);
+      else
+        cell1 = porous(now.phi_old1, now.P1, pf1);
+    }
+    const real exc1 = Fused ? cell1.exc : now.exc1;
+    const real kp1 = perm(exc1), inv = 1 / mm;
     sVx[t] = vx0;
     sVy[t] = vy0;
     sVz1[t] = vz1;
     sMu[b1 * N + t] = now.mu1;
-    sMm[b0 * N + t] = mm;
+    sInv[b0 * N + t] = inv;
     sExc[b0 * N + t] = exc0;
     sPf[t] = pf0;
     sKp[t] = kp0;
@@ -277,11 +301,15 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       real div = exa;
       div += eya;
       div += eza;
-      const real g = c.gdt * mm;
-      const real Pn = solid_pressure<false>(K, now.P, pf0, now.phi_old, exc0, mm, div, 0);
-      const real Txxn = relax_ve(el, now.Txx, g, mu0, exa - div / 3, now.Txx_o);
-      const real Tyyn = relax_ve(el, now.Tyy, g, mu0, eya - div / 3, now.Tyy_o);
-      const real Tzzn = relax_ve(el, now.Tzz, g, mu0, eza - div / 3, now.Tzz_o);
+      const real g = c.gdt * mm, f = relax_factor(g, mu0);
+      const Compaction cmp =
+          Fused ? compaction_with(K, cell0.Pe, cell0.w, now.phi_old, exc0 + K.phi_ref)
+                : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
+      const real Pn = solid_pressure<false>(K, now.P, cmp, mm, div, 0);
+      using stokes::with_old_stress;
+      const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(exa - div / 3, el, now.Txx_o));
+      const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(eya - div / 3, el, now.Tyy_o));
+      const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(eza - div / 3, el, now.Tzz_o));
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
@@ -290,9 +318,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
         // The fluid pressure (Iteration: fluid, fluid_step, pt::advance).
         const real pf[7] = {pf0, sPf[t - 1], sPf[t + 1], sPf[t - TX], sPf[t + TX], pf_prev, pf1};
         const real kp[7] = {kp0, sKp[t - 1], sKp[t + 1], sKp[t - TX], sKp[t + TX], kp_prev, kp1};
-        const FluidEval f = fluid_of<3, false>(K, pf, kp, exc0 + K.phi_ref, now.P, now.phi_old, 0);
+        const FluidEval fl = fluid_of<3, false>(K, pf, kp, exc0 + K.phi_ref, cmp, 0);
         real v = now.dPf;
-        a.oPf[o] = pt::advance(pf0, f.R, v, fluid_step(K, f));
+        a.oPf[o] = pt::advance(pf0, fl.R, v, fluid_step(K, fl));
         a.dPf[o] = v;
       }
     }
@@ -301,7 +329,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real e = real(0.5) * ((vx0 - sVx[t - TX]) * c.rdy + (vy0 - sVy[t - 1]) * c.rdx);
       const real g = c.gdt * edge_max(sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
       const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      const real txy = relax_ve(el, now.Txy, g, m, e, now.Txy_o);
+      const real txy = relaxed(now.Txy, g, m, stokes::with_old_stress(e, el, now.Txy_o));
       sTxy[t] = txy;
       if (store_xy) a.oTxy[o] = txy;
     }
@@ -314,7 +342,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     // "density" is the porosity excess, as buoyant() hands it to the generic kernel).
     if (tile) {
       const real* const sE = sExc + b0 * N;
-      const real* const sM = sMm + b0 * N;
+      const real* const sI = sInv + b0 * N;
       real Rx = (sSxx[t] - sSxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (sE[t - 1] + exc0));
       Rx += (sTxy[t + TX] - sTxy[t]) * c.rdy;
       Rx += (txz1 - txz0) * c.rdz;
@@ -326,12 +354,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
                       c.g[2] * (real(0.5) * (exc_prev + exc0));
       const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
                  wz = k == 0 && c.wall_lo[2];
-      a.oVx[o] = vx0 + (wx ? 0 : c.vdt / fmax(mm, sM[t - 1]) * Rx);
-      a.oVy[o] = vy0 + (wy ? 0 : c.vdt / fmax(mm, sM[t - TX]) * Ry);
-      a.oVz[o] = vz0 + (wz ? 0 : c.vdt / fmax(mm, mm_prev) * Rz);
+      // vdt / max(mu_max) as vdt * min(1 / mu_max): one reciprocal per cell, not one per face.
+      a.oVx[o] = vx0 + (wx ? 0 : c.vdt * fmin(inv, sI[t - 1]) * Rx);
+      a.oVy[o] = vy0 + (wy ? 0 : c.vdt * fmin(inv, sI[t - TX]) * Ry);
+      a.oVz[o] = vz0 + (wz ? 0 : c.vdt * fmin(inv, inv_prev) * Rz);
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
-    txz0 = txz1, tyz0 = tyz1, szz_prev = szz, mm_prev = mm;
+    txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, cell0 = cell1;
     exc_prev = exc0, exc0 = exc1, pf_prev = pf0, pf0 = pf1, kp_prev = kp0, kp0 = kp1;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/dispatch.hpp"
 #include "core/for_each.hpp"
 #include "core/overlap.hpp"
 
@@ -217,19 +218,9 @@ void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 imag
 
 void Mhd::stage(int index, real alpha, real beta, real dt) {
   if (index == 0) draw_forcing(dt);
-  switch (order_) {
-    case 2:
-      stage_with<2>(index, alpha, beta, dt);
-      break;
-    case 4:
-      stage_with<4>(index, alpha, beta, dt);
-      break;
-    case 8:
-      stage_with<8>(index, alpha, beta, dt);
-      break;
-    default:
-      stage_with<6>(index, alpha, beta, dt);
-  }
+  dispatch<2, 4, 6, 8>("mhd.order", order_, [&](auto order) {
+    stage_with<decltype(order)::value>(index, alpha, beta, dt);
+  });
   for (int v = 0; v < vars(); ++v) f_[v].swap_data(next_[v]);
 }
 
@@ -243,16 +234,9 @@ real Mhd::reduce_cells(CellQuantity q, bool max) const {
 }
 
 real Mhd::reduce_cells(CellQuantity q, bool max) const {
-  switch (order_) {
-    case 2:
-      return reduce_cells<2>(q, max);
-    case 4:
-      return reduce_cells<4>(q, max);
-    case 8:
-      return reduce_cells<8>(q, max);
-    default:
-      return reduce_cells<6>(q, max);
-  }
+  return dispatch<2, 4, 6, 8>("mhd.order", order_, [&](auto order) {
+    return reduce_cells<decltype(order)::value>(q, max);
+  });
 }
 
 rk3::Limits Mhd::limits() {

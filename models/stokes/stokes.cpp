@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/boundary.hpp"
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
@@ -127,11 +128,9 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   const Region in = layout_.interior();
-  if (dims() == 2) {
-    for_each(ex_, in, LocalMax<2>{mu_.view(), mu_max_.view()});
-  } else {
-    for_each(ex_, in, LocalMax<3>{mu_.view(), mu_max_.view()});
-  }
+  dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
+    for_each(ex_, in, LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view()});
+  });
   halo_.exchange({&mu_max_});
   fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
   rigid_.reset();
@@ -225,8 +224,8 @@ void Stokes::accelerate_rigid_body(int dims) {
 }
 
 void Stokes::iterate(int count) {
-  if (dims() == 2) return iterate_dim<2>(count);
-  iterate_dim<3>(count);
+  dispatch<2, 3>("grid dimensions", dims(),
+                 [&](auto dim) { iterate_dim<decltype(dim)::value>(count); });
 }
 
 template <int Dim>
@@ -249,7 +248,8 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
 }
 
 std::vector<pt::Residual> Stokes::residuals() {
-  last_ = dims() == 2 ? residuals_dim<2>() : residuals_dim<3>();
+  last_ = dispatch<2, 3>("grid dimensions", dims(),
+                         [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
   return last_;
 }
 

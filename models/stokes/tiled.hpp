@@ -22,6 +22,7 @@
 
 #include "core/backend.hpp"
 #include "models/staggered_stokes/kernels.hpp"
+#include "models/staggered_stokes/tiled_ops.hpp"
 
 namespace staghorn::stokes {
 namespace tiled {
@@ -65,21 +66,6 @@ inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const 
   a.c = ps.c;
   for (int d = 0; d < 3; ++d) a.n[d] = n[d], a.wall_hi[d] = wall_hi[d];
   return a;
-}
-
-// Edge viscosity from the four cells around (av4/hav4 of core/stencil.hpp, same order), and the
-// largest of them (max4).
-__device__ inline real edge_mu(bool harmonic, real a, real b, real c, real d) {
-  if (harmonic) return real(4) / ((real(1) / a + real(1) / b) + (real(1) / c + real(1) / d));
-  return real(0.25) * ((a + b) + (c + d));
-}
-__device__ inline real edge_max(real a, real b, real c, real d) {
-  const real x = a > b ? a : b, y = c > d ? c : d;
-  return x > y ? x : y;
-}
-// relax() of kernels.hpp with one division: (tau + 2 g e) / (1 + g / mu).
-__device__ inline real relaxed(real tau, real g, real mu, real e) {
-  return (tau + 2 * g * e) * (mu / (mu + g));
 }
 
 template <int TX, int TY, int MinBlocks>
@@ -231,10 +217,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       div += eza;
       const real g = c.gdt * mm;
       const real Pn = P - c.r * g * div;
-      const real f = mu0 / (mu0 + g);
-      const real Txxn = (Txx + 2 * g * (exa - div / 3)) * f;
-      const real Tyyn = (Tyy + 2 * g * (eya - div / 3)) * f;
-      const real Tzzn = (Tzz + 2 * g * (eza - div / 3)) * f;
+      const real f = relax_factor(g, mu0);
+      const real Txxn = relaxed_by(f, Txx, g, exa - div / 3);
+      const real Tyyn = relaxed_by(f, Tyy, g, eya - div / 3);
+      const real Tzzn = relaxed_by(f, Tzz, g, eza - div / 3);
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;

@@ -3,8 +3,8 @@
 // bandwidth measured in the same run (a benchmark: it prints figures, it asserts nothing). Usage:
 // bench_hydromech_coupled [n=128] [iterations=200]: the 3-D blob example's set-up
 // (models/hydromech/examples/hydromech3d_coupled_blob_gpu.json) on n x n x 2n cells; rows: a
-// stream of the iteration's traffic, the generic kernel, the tiled kernel at 1 and 2 blocks per SM,
-// and the tiled kernel with a visco-elastic solid (old stresses read too).
+// stream of the iteration's traffic, the generic kernel, the tiled kernel at each launch shape it
+// is compiled for (coupled::kTiledShapes), and with a visco-elastic solid (old stresses read too).
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -87,14 +87,17 @@ int main(int argc, char** argv) {
 
   struct Variant {
     std::string name, kernel;
-    int blocks;
+    int shape;
     double shear_modulus;
   };
-  const std::vector<Variant> variants = {
-      {"generic iteration", "generic", 2, 0},
-      {"tiled iteration, 1 block/SM", "tiled", 1, 0},
-      {"tiled iteration, 2 blocks/SM", "tiled", 2, 0},
-      {"tiled iteration, visco-elastic", "tiled", hydromech::coupled::kTiledBlocksPerSm, 30}};
+  std::vector<Variant> variants = {{"generic iteration", "generic", 0, 0}};
+  for (int s = 0; s < hydromech::coupled::kTiledShapeCount; ++s) {
+    const hydromech::coupled::TiledShape& t = hydromech::coupled::kTiledShapes[s];
+    variants.push_back({"tiled iteration, " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
+                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk),
+                        "tiled", s, 0});
+  }
+  variants.push_back({"tiled iteration, visco-elastic", "tiled", 0, 30});
   bool streamed = false;
   for (const Variant& v : variants) {
     const io::json config =
@@ -102,7 +105,7 @@ int main(int argc, char** argv) {
     const app::RunSettings rs = app::RunSettings::from(config);
     const Decomposition dec(rs.grid, Comm());
     hydromech::CoupledHydroMech model({config, dec, ex});
-    model.set_tiled_blocks_per_sm(v.blocks);
+    model.set_tiled_shape(v.shape);
     model.refresh();
     model.begin_solve(rs.dt);
     const double bytes = model.bytes_per_cell_iteration();
