@@ -98,10 +98,9 @@ void Stokes::set_initial(const io::json& c) {
 
   // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
   // stress of the inclusion (else of the whole domain's density).
-  real gnorm = 0, lmax = 0;
-  for (int a = 0; a < 3; ++a) gnorm += g_[a] * g_[a];
+  const real gnorm = std::hypot(std::hypot(g_[0], g_[1]), g_[2]);  // 1e160 squared would overflow
+  real lmax = 0;
   for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
-  gnorm = std::sqrt(gnorm);
   real s = 2 * mu0 * std::fabs(shear);
   if (inc.radius > 0) s = std::fmax(s, std::fabs(rhoi - rho0) * gnorm * inc.radius);
   if (s == 0) s = std::fabs(rho0) * gnorm * lmax;

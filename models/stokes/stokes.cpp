@@ -4,6 +4,7 @@
 
 #include "core/boundary.hpp"
 #include "core/error.hpp"
+#include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/stokes/wall_edges.hpp"
@@ -363,7 +364,7 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
     if (e < 3 && e >= Dim) continue;
     const real local = reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{kin, e});
     const real scale = e < 3 ? lmax / stress_scale_ : mu_scale_ / stress_scale_;
-    out.push_back({names[e], dec_.comm().max(local) * scale});
+    out.push_back({names[e], dec_.comm().max(local) * scale, scale});
   }
   return out;
 }
@@ -399,7 +400,7 @@ std::vector<Diagnostic> Stokes::diagnostics() {
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
   const real cells = static_cast<real>(dec_.grid().cells());
-  const real sum2 = comm.sum(reduce(ex_, in, SumOp{}, Speed2{state(), dims()}));
+  const real sum2 = exact_sum(ex_, comm, in, Speed2{state(), dims()});
   const real max2 = comm.max(reduce(ex_, in, MaxOp{}, Speed2{state(), dims()}));
   std::vector<Diagnostic> d{
       {"v_rms", std::sqrt(sum2 / cells)},
