@@ -326,6 +326,18 @@ add(Case("output_stale_tmp_removed", SMALL_DIFF, 0, r"", setup=stale_tmp,
 add(Case("output_empty_string", SMALL_DIFF, 1, r"output\.dir.*is empty", untouched=True,
          setup=populated_out, output=""))
 
+# Keys that cannot apply: warned, the run goes on.
+add(Case("boundary_on_periodic_axis", SMALL_DIFF + sets("grid.periodic=[true,false,false]"), 0,
+         r"warning: diffusion\.boundary\.x_lo is ignored: grid\.periodic\[0\] is true"))
+add(Case("boundary_z_on_2d", SMALL_DIFF + sets("diffusion.boundary.z_lo.type=dirichlet"), 0,
+         r"warning: diffusion\.boundary\.z_lo is ignored: grid\.n\[2\] = 1"))
+add(Case("kernel_3d_on_2d", SMALL_DIFF + sets("diffusion.kernel=marching"), 0,
+         r"warning: diffusion\.kernel = \"marching\" is ignored: it is a 3-D kernel",
+         verb="check"))
+add(Case("mhd_tiled_on_2d", [MHD] + BASE + sets("grid.n=[16,16,1]", "time.steps=1",
+                                                "mhd.kernel=tiled"), 0,
+         r"warning: mhd\.kernel = \"tiled\" is ignored"))
+
 # The command line (exit 2).
 add(Case("set_without_equals", [DIFF, "--set", "time.dt"], 2, r"--set time\.dt: expected "
          r"path=value", untouched=True, setup=populated_out))
@@ -470,6 +482,10 @@ add(Case("kill_2ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=exit
 add(Case("kill_4ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=exit",
                                           "debug.fault.rank=3", "debug.fault.step=2"),
          "nonzero", r"rank 3 .*(signal 9|Killed)", ranks=4))
+add(Case("nan_fault_diffusion_2ranks_step1", SMALL_DIFF + sets("debug.fault.kind=nan",
+                                                              "debug.fault.rank=1",
+                                                              "debug.fault.step=1"), 3,
+         r"the last good snapshot is '.*snapshot_000000\.nc'", ranks=2))
 add(Case("one_rank_bad_config_2ranks", SMALL_DIFF + sets("output.prefix="), 1,
          r"output\.prefix", ranks=2, untouched=True, setup=populated_out))
 
@@ -490,6 +506,21 @@ add(Case("sigint_2ranks", LONG_DIFF, 6, STOPPED, ranks=2,
          signal_after=("step 3/", signal.SIGINT)))
 add(Case("sigterm_to_mpirun", LONG_DIFF, "nonzero", STOPPED, ranks=2,
          signal_after=("step 3/", signal.SIGTERM, "launcher")))
+def restart_goes_on(d, out):
+    """The restart snapshot a stopped run named continues the run (exit 0, two more steps)."""
+    path = re.findall(r"restart snapshot '([^']+)'", out)[-1]
+    step = int(re.search(r"_(\d+)\.nc$", path).group(1))
+    r = subprocess.run([STAGHORN, "run"] + LONG_DIFF + sets(f"time.steps={step + 2}") +
+                       ["--restart", path, "--output", "out"], cwd=d, env=ENV,
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    if r.returncode != 0:
+        return f"the restart from {path} failed ({r.returncode}): {r.stdout[-500:]}{r.stderr}"
+    final = os.path.join(d, "out", f"snapshot_{step + 2:06d}.nc")
+    return None if os.path.isfile(final) and finite(final) else f"no finite {final}"
+
+
+add(Case("sigterm_then_restart", LONG_DIFF, 6, STOPPED, check=restart_goes_on,
+         signal_after=("step 2/", signal.SIGTERM)))
 add(Case("walltime_1rank", LONG_DIFF + sets("run.walltime=1.5"), 6,
          r"run\.walltime reached; restart snapshot '.*snapshot_\d+\.nc'"))
 add(Case("walltime_2ranks", LONG_DIFF + sets("run.walltime=1.5"), 6,
