@@ -29,20 +29,19 @@ class DuplicateKeys {
     (void)depth;
     switch (event) {
       case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start: {
+        // An element of an array has no key: it takes the array's path.
+        const std::string path = !in_array_.empty() && in_array_.back() ? path_.back() : pending_;
+        path_.push_back(path);
         keys_.emplace_back();
-        path_.push_back(pending_);
+        in_array_.push_back(event == json::parse_event_t::array_start);
         break;
+      }
       case json::parse_event_t::object_end:
-        keys_.pop_back();
-        path_.pop_back();
-        break;
-      case json::parse_event_t::array_start:
-        path_.push_back(pending_);
-        keys_.emplace_back();
-        break;
       case json::parse_event_t::array_end:
         keys_.pop_back();
         path_.pop_back();
+        in_array_.pop_back();
         break;
       case json::parse_event_t::key: {
         const std::string key = parsed.get<std::string>();
@@ -66,6 +65,7 @@ class DuplicateKeys {
   std::string file_;
   std::vector<std::set<std::string>> keys_;  // per open object (arrays get an unused entry)
   std::vector<std::string> path_;            // dotted path of each open container
+  std::vector<bool> in_array_;               // whether each open container is an array
   std::string pending_;                      // the last key read: the next container's path
 };
 
