@@ -24,6 +24,7 @@
 #include "models/app/output_dir.hpp"
 #include "models/app/performance.hpp"
 #include "models/app/registry.hpp"
+#include "models/app/restart.hpp"
 #include "models/app/settings.hpp"
 #include "models/app/stop.hpp"
 #include "models/app/watchdog.hpp"
@@ -263,54 +264,28 @@ struct StopNow {
   LoopState state;
 };
 
-// The keys of the restart's own config that set its physics (the model's section and the grid),
-// which differ from this run's: each is worth a warning, since the state was made by other
-// physics. Output, time and run keys may differ by design.
-std::vector<std::string> changed_physics(const io::json& was, const io::json& now,
-                                         const std::string& model) {
-  std::vector<std::string> out;
-  const io::json a = was.flatten(), b = now.flatten();
-  for (auto it = b.begin(); it != b.end(); ++it) {
-    const std::string key = it.key();  // "/mhd/nu"
-    const bool physics = key.rfind("/" + model + "/", 0) == 0 || key.rfind("/grid/", 0) == 0;
-    if (!physics) continue;
-    const auto old = a.find(key);
-    std::string dotted = key.substr(1);
-    std::replace(dotted.begin(), dotted.end(), '/', '.');
-    if (old == a.end())
-      out.push_back(dotted + " (not in the restart file)");
-    else if (*old != it.value())
-      out.push_back(dotted + " was " + old->dump() + ", is now " + it.value().dump());
-  }
-  return out;
-}
-
-// Reads the restart snapshot into the model's state and checks it: the same model, every value
-// finite (a corrupt file is refused before anything is written), and warns about changed physics.
-LoopState load_restart(const Setup& s, Model& model, const Comm& comm) {
+// The state the run starts from (the model's initial condition, or the restart), checked before
+// anything is written: finite, a stable fixed step, an output directory free of another run.
+LoopState initial_state(const Setup& s, Model& model, const RunRequest& request, const Comm& comm) {
   const RunSettings& rs = s.settings;
-  const io::SnapshotMeta meta = io::read_snapshot(rs.restart, *s.dec, model.state_fields());
-  if (meta.model != rs.model)
-    throw io::ConfigError("restart: '" + rs.restart + "' holds model " + meta.model + ", not " +
-                          rs.model);
-  std::vector<const Field*> state;
-  for (Field* f : model.state_fields()) state.push_back(f);
-  const std::string bad = first_non_finite(s.exec, *s.dec, state);
-  if (!bad.empty())
-    throw io::ConfigError("restart: '" + rs.restart + "': variable '" + bad +
-                          "' is not finite (a corrupt file, or a broken state); nothing was "
-                          "written");
-  io::json was;
-  try {
-    was = io::json::parse(meta.config);
-  } catch (const std::exception&) {
-    was = io::json::object();
+  LoopState state;
+  if (!rs.restart.empty()) state = load_restart(rs.restart, s.config, *s.dec, s.exec, model);
+  model.refresh();
+  if (state.step > rs.steps)
+    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
+                          " is before the restart's step " + std::to_string(state.step));
+  if (rs.restart.empty()) {
+    const std::string bad = first_non_finite(s.exec, *s.dec, model.output_fields());
+    if (!bad.empty())
+      throw NumericalError("the initial state is not finite (field '" + bad +
+                           "'): check the initial condition's parameters; nothing was written");
   }
-  if (comm.root())
-    for (const std::string& change : changed_physics(was, s.config, rs.model))
-      std::cerr << "staghorn: warning: restart: " << change << " ('" << rs.restart
-                << "' was made with other physics)\n";
-  return {meta.step, meta.time};
+  model.check_time_step(static_cast<real>(rs.dt));  // collective; ConfigError on every rank
+  together(comm, [&] {
+    if (comm.root())
+      check_previous_run(rs.output_dir, rs.prefix, !rs.restart.empty(), request.overwrite);
+  });
+  return state;
 }
 
 }  // namespace
@@ -360,23 +335,7 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   together(comm, [&] { predicted = prediction(s, *model); });
 
   const StopWatch stop(rs.walltime_s);  // from here on SIGTERM/SIGINT stop at a step's end
-  LoopState state;
-  if (!rs.restart.empty()) state = load_restart(s, *model, comm);
-  model->refresh();
-  if (state.step > rs.steps)
-    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
-                          " is before the restart's step " + std::to_string(state.step));
-  if (rs.restart.empty()) {
-    const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
-    if (!bad.empty())
-      throw NumericalError("the initial state is not finite (field '" + bad +
-                           "'): check the initial condition's parameters; nothing was written");
-  }
-  model->check_time_step(static_cast<real>(rs.dt));  // collective; ConfigError on every rank
-  together(comm, [&] {
-    if (comm.root())
-      check_previous_run(rs.output_dir, rs.prefix, !rs.restart.empty(), request.overwrite);
-  });
+  LoopState state = initial_state(s, *model, request, comm);
 
   // Every check has passed: from here on the output directory is ours.
   together(comm, [&] {
@@ -467,8 +426,6 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
       out << "staghorn: stopped at step " << now.state.step << " (" << now.why
           << "); restart with --restart " << last_written << std::endl;
     throw Stopped{now.why, last_written};
-  } catch (const SnapshotWriteError&) {
-    throw;
   } catch (const NumericalError& e) {
     throw NumericalError(std::string(e.what()) + "; " + last_good());
   }
