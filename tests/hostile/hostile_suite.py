@@ -9,6 +9,7 @@ stop signals. Each case of the table below is asserted on:
     whatever it held) is byte-identical after the run;
   * every snapshot the run names as last good ("the last good snapshot is '...'") or as restart
     ("restart snapshot '...'") exists and holds only finite values (ncdump shows no NaN/Infinity);
+  * a run that succeeds writes only finite diagnostics (diagnostics.csv);
   * an optional extra check (a function of the case's directory and output).
 
 usage: hostile_suite.py STAGHORN MPIEXEC WORKDIR [NAME_REGEX]   (stdlib only; ncdump and ncgen)
@@ -627,6 +628,12 @@ def judge(case, d, code, out, before):
             problems.append(f"named snapshot {named} does not exist")
         elif not finite(path):
             problems.append(f"named snapshot {named} is not finite")
+    if code == 0:  # a run that succeeded reports only finite diagnostics
+        csv_path = os.path.join(d, "out", "diagnostics.csv")
+        if os.path.isfile(csv_path):
+            with open(csv_path) as f:
+                if re.search(r"(?i)\b(nan|-?inf)\b", f.read()):
+                    problems.append("diagnostics.csv holds NaN or Inf after a successful run")
     if not problems and case.check:
         why = case.check(d, out)
         if why:
