@@ -13,6 +13,7 @@ stop signals. Each case of the table below is asserted on:
   * an optional extra check (a function of the case's directory and output).
 
 usage: hostile_suite.py STAGHORN MPIEXEC WORKDIR [NAME_REGEX]   (stdlib only; ncdump and ncgen)
+Cases run HOSTILE_JOBS (default 2) at a time; the disk-full cases need to mount a tmpfs (root).
 """
 import concurrent.futures
 import hashlib
