@@ -62,10 +62,12 @@ double steady_now_s() {
 
 double last_progress_s() { return g_last_progress.load(std::memory_order_relaxed); }
 
+void note_progress() { g_last_progress.store(steady_now_s(), std::memory_order_relaxed); }
+
 namespace {
 // Every completed wait is progress (comm.hpp).
 struct ProgressMark {
-  ~ProgressMark() { g_last_progress.store(steady_now_s(), std::memory_order_relaxed); }
+  ~ProgressMark() { note_progress(); }
 };
 }  // namespace
 

@@ -23,7 +23,7 @@ constexpr const char* kUsage = R"(usage:
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
 2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors,
 5 a peer rank stalled or was lost (no answer within exchange.timeout_s), 6 stopped early by
-SIGTERM, SIGINT or run.walltime after writing a restart snapshot (named on stdout).
+SIGTERM, SIGINT or run.walltime after writing a restart snapshot (named in the message).
 )";
 
 struct UsageError : std::runtime_error {
@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
     return execute(parse(argc, argv), comm);
   } catch (const app::Stopped& e) {
     if (comm.root())
-      std::cerr << "staghorn: stopped: " << e.reason << "; restart snapshot '" << e.restart << "'"
-                << std::endl;
+      std::cerr << "staghorn: stopped: " << e.reason << "; restart snapshot '" << e.restart
+                << "' (continue with --restart " << e.restart << ")" << std::endl;
     return app::kStoppedExit;
   } catch (const app::SnapshotWriteError& e) {
     if (comm.root()) std::cerr << "staghorn: error: " << e.what() << std::endl;

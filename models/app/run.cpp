@@ -422,10 +422,7 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(stepper, state, hooks);
   } catch (const StopNow& now) {
     if (last_written != snapshot_path(rs, now.state.step)) write(now.state);
-    if (comm.root())
-      out << "staghorn: stopped at step " << now.state.step << " (" << now.why
-          << "); restart with --restart " << last_written << std::endl;
-    throw Stopped{now.why, last_written};
+    throw Stopped{now.why + " at step " + std::to_string(now.state.step), last_written};
   } catch (const NumericalError& e) {
     throw NumericalError(std::string(e.what()) + "; " + last_good());
   }

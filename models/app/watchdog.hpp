@@ -1,8 +1,8 @@
 #pragma once
 // exchange.timeout_s on a one-rank run: with no peer to notice, a stalled step (a hung device, a
 // deadlock) would hang for ever. A thread watches for progress (core/comm.hpp: every completed
-// halo exchange or reduction, which PT checks and explicit steps both make) and ends the process
-// with exit code 5 when none came within the timeout.
+// halo exchange, also of a rank with itself, every reduction, every explicit sub-step) and ends
+// the process with exit code 5 when none came within the timeout.
 
 #include <atomic>
 #include <condition_variable>

@@ -444,7 +444,7 @@ add(Case("coupled_nan_fault_2ranks", SMALL_COUPLED + sets("time.steps=2", "outpu
                                                           "debug.fault.step=2"), 3,
          r"the last good snapshot is '.*snapshot_000001\.nc'", ranks=2))
 add(Case("mhd_walltime", SMALL_MHD + sets("time.steps=100000", "run.walltime=1"), 6,
-         r"run\.walltime reached; restart snapshot '.*snapshot_\d+\.nc'"))
+         r"run\.walltime reached at step \d+; restart snapshot '.*snapshot_\d+\.nc'"))
 add(Case("diffusion_max_iter_exact", SMALL_DIFF + sets("solver.max_iter=7", "solver.ncheck=5"),
          3, r"not converged after 7 iterations"))
 add(Case("diffusion_nan_fault_1rank", SMALL_DIFF + sets("time.steps=4", "output.every=1",
@@ -508,7 +508,7 @@ add(Case("one_rank_bad_config_2ranks", SMALL_DIFF + sets("output.prefix="), 1,
 
 # Stopping cleanly: SIGTERM, SIGINT, run.walltime (exit 6, the restart snapshot finite).
 LONG_DIFF = [DIFF] + BASE + sets("grid.n=[32,32,1]", "time.steps=100000", "log.interval=0")
-STOPPED = r"stopped: (SIGTERM|SIGINT) received; restart snapshot '.*snapshot_\d+\.nc'"
+STOPPED = r"stopped: (SIGTERM|SIGINT) received at step \d+; restart snapshot '.*snapshot_\d+\.nc'"
 add(Case("sigterm_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGTERM)))
 add(Case("sigint_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGINT)))
 add(Case("sigterm_mhd", SMALL_MHD + sets("time.steps=100000", "log.interval=0"), 6, STOPPED,
@@ -539,9 +539,9 @@ def restart_goes_on(d, out):
 add(Case("sigterm_then_restart", LONG_DIFF, 6, STOPPED, check=restart_goes_on,
          signal_after=("step 2/", signal.SIGTERM)))
 add(Case("walltime_1rank", LONG_DIFF + sets("run.walltime=1.5"), 6,
-         r"run\.walltime reached; restart snapshot '.*snapshot_\d+\.nc'"))
+         r"run\.walltime reached at step \d+; restart snapshot '.*snapshot_\d+\.nc'"))
 add(Case("walltime_2ranks", LONG_DIFF + sets("run.walltime=1.5"), 6,
-         r"run\.walltime reached; restart snapshot", ranks=2))
+         r"run\.walltime reached at step \d+; restart snapshot", ranks=2))
 
 # Snapshot writes that cannot fit (a full file system: a 256 KiB tmpfs of the case's own, where
 # this process may mount one).
