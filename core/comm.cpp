@@ -1,5 +1,6 @@
 #include "core/comm.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -51,9 +52,29 @@ Comm::Comm(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s)
   MPI_Comm_size(comm_, &size_);
 }
 
+namespace {
+std::atomic<double> g_last_progress{0};
+}  // namespace
+
+double steady_now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double last_progress_s() { return g_last_progress.load(std::memory_order_relaxed); }
+
+void note_progress() { g_last_progress.store(steady_now_s(), std::memory_order_relaxed); }
+
+namespace {
+// Every completed wait is progress (comm.hpp).
+struct ProgressMark {
+  ~ProgressMark() { note_progress(); }
+};
+}  // namespace
+
 void Comm::wait_all(std::vector<MPI_Request>& requests, const char* what,
                     const std::vector<int>& peers) const {
   const int n = static_cast<int>(requests.size());
+  const ProgressMark mark;  // also when the wait throws: the watchdog then has nothing to add
   if (timeout_s_ <= 0) return check_mpi(MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), what);
   // MPI_Testall progresses MPI like MPI_Waitall does.
   using Clock = std::chrono::steady_clock;

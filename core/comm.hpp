@@ -83,6 +83,15 @@ class NodeComm {
   int rank_ = 0, size_ = 1;
 };
 
+// Steady-clock seconds when a wait of any Comm in this process last completed (a halo exchange or
+// a collective): the sign of progress a watchdog looks for where no peer would notice a stall (a
+// one-rank run).
+double last_progress_s();
+double steady_now_s();
+// Marks progress where no wait completes: a halo exchange of a rank with itself, an explicit
+// scheme's sub-step (a one-rank run may otherwise go long between reductions).
+void note_progress();
+
 // Throws staghorn::Error naming `what` if an MPI call failed.
 void check_mpi(int code, const char* what);
 

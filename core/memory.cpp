@@ -1,8 +1,11 @@
 #include "core/memory.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -94,6 +97,25 @@ void zero_bytes(Space space, void* p, std::size_t bytes) {
     const std::size_t begin = static_cast<std::size_t>(c) * 4096;
     std::memset(b + begin, 0, std::min<std::size_t>(4096, bytes - begin));
   }
+}
+
+double available_bytes(Space space) {
+#ifdef STAGHORN_HAVE_CUDA
+  if (space == Space::device) {
+    std::size_t free = 0, total = 0;
+    check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return static_cast<double>(free);
+  }
+#endif
+  (void)space;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace staghorn

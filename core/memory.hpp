@@ -20,6 +20,11 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stre
 // first touched where the kernels' static schedule will use them).
 void zero_bytes(Space space, void* p, std::size_t bytes);
 
+// Bytes a new allocation in `space` can get now: the device's free memory (cudaMemGetInfo on the
+// current device) or the host's available memory (MemAvailable of /proc/meminfo; physical pages
+// where that is unknown). Shared by every process on the node or device.
+double available_bytes(Space space);
+
 // An owning, move-only array of T in one memory space.
 template <class T>
 class Buffer {

@@ -3,6 +3,8 @@
 #include <mpi.h>
 #include <netcdf.h>
 #include <netcdf_par.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -266,6 +268,10 @@ int define_field(const NcFile& file, const Decomposition& dec, const Field& f,
   std::vector<int> ids;
   for (const std::string& name : slab_of(dec, f.location()).dims) ids.push_back(dims.at(name));
   const int var = define_var(file, f.name(), ids, kNcReal);
+  // A checksum per chunk: bit-rot of a restart file is caught on reading even where the damaged
+  // values would still be finite numbers.
+  check(nc_def_var_fletcher32(file.id(), var, NC_FLETCHER32), file.path(),
+        "nc_def_var_fletcher32(" + f.name() + ")");
   put_text(file, var, "units", f.units());
   put_text(file, var, "long_name", f.long_name());
   put_text(file, var, "staghorn_location", to_string(f.location()));
@@ -339,6 +345,42 @@ std::string missing_directory(const std::string& path) {
   if (dir.empty()) dir = ".";
   std::error_code ec;
   return std::filesystem::is_directory(dir, ec) ? "" : " (no directory '" + dir.string() + "')";
+}
+
+// Bytes the file will take, about: every field and coordinate point, and room for the header
+// (attributes, the config text, HDF5's metadata and checksums).
+double expected_bytes(const Decomposition& dec, const std::vector<const Field*>& fields,
+                      const SnapshotMeta& meta) {
+  double bytes = 64.0 * 1024 + static_cast<double>(meta.config.size());
+  for (const Field* f : fields) {
+    double points = 1;
+    for (int a = 0; a < 3; ++a) points *= dec.grid().points(f->location(), a);
+    bytes += points * sizeof(real);
+  }
+  return bytes;
+}
+
+// Refuses, before the file exists, a write that cannot fit the file system or the process's
+// file-size limit: HDF5 does not recover from a write that fails half-way (its file stays open in
+// a broken state and crashes the library's shutdown), so what can be checked is checked first.
+void check_room(const std::string& path, double bytes) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) == 0) {
+    const double free = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+    if (free < bytes)
+      throw NoRoom(std::string(std::strerror(ENOSPC)) + " (" +
+                   std::to_string(static_cast<long long>(free)) + " bytes free in '" +
+                   dir.string() + "', about " + std::to_string(static_cast<long long>(bytes)) +
+                   " needed)");
+  }
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      static_cast<double>(limit.rlim_cur) < bytes)
+    throw NoRoom(std::string(std::strerror(EFBIG)) + " (the file-size limit is " +
+                 std::to_string(static_cast<long long>(limit.rlim_cur)) + " bytes, about " +
+                 std::to_string(static_cast<long long>(bytes)) + " needed)");
 }
 
 void write_file(const std::string& path, const Decomposition& dec,
@@ -449,6 +491,13 @@ void write_snapshot(const std::string& path, const Decomposition& dec,
     for (const Field* f : fields) check_field(dec, *f);
   });
   const std::string tmp = path + ".tmp";
+  try {
+    collectively(comm, [&] {
+      if (comm.root()) check_room(tmp, expected_bytes(dec, fields, meta));
+    });
+  } catch (const Error& e) {  // every rank: agreed on
+    throw NoRoom(e.what());
+  }
   try {
     write_file(tmp, dec, fields, meta);
   } catch (...) {

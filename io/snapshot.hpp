@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/decomposition.hpp"
+#include "core/error.hpp"
 #include "core/field.hpp"
 
 namespace staghorn::io {
@@ -16,11 +17,19 @@ struct SnapshotMeta {
   std::string config;  // the resolved JSON config as text (stored as a global attribute)
 };
 
+// A snapshot that did not fit (the file system's free space, the process's file-size limit),
+// refused before the file was created.
+class NoRoom : public staghorn::Error {
+ public:
+  using Error::Error;
+};
+
 // Writes `fields` to one NetCDF-4 file (CF-1.8) through netCDF's parallel API. Collective over
 // dec.comm(): every rank writes the points it owns (no halos). Each staggered location gets its
 // own dimension and coordinate ("x" for cell centres, "x_face" for faces); inactive axes are left
 // out. The file is written to `path + ".tmp"` and renamed onto `path` when complete, so an
-// existing file at `path` is never left half-written. Fields may live on the GPU. Throws
+// existing file at `path` is never left half-written. Throws NoRoom, before anything is created,
+// when the file would not fit (see NoRoom). Fields may live on the GPU. Throws
 // staghorn::Error on every rank if any rank fails.
 void write_snapshot(const std::string& path, const Decomposition& dec,
                     const std::vector<const Field*>& fields, const SnapshotMeta& meta);

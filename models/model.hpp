@@ -45,6 +45,10 @@ class Model : public Stepper {
   // condition, or a restart), on all ranks together (it communicates; constructors do not).
   virtual void refresh() = 0;
   virtual std::vector<Diagnostic> diagnostics() = 0;
+  // After refresh(), before anything is written: throws ConfigError (naming the key) when the
+  // state and `dt` cannot make a stable step (an explicit scheme's fixed step above its limit).
+  // Collective.
+  virtual void check_time_step(real dt) { (void)dt; }
   // Units and long names of the diagnostics, by name, for diagnostics.nc (unlisted: units "1").
   virtual std::vector<io::SeriesColumn> diagnostic_columns() const { return {}; }
   // Bytes one iteration must move per cell at least (each array read once, each updated array
@@ -59,6 +63,9 @@ struct ModelInfo {
   void (*add_options)(io::Schema&);
   std::unique_ptr<Model> (*create)(const ModelContext&);
   int halo = 1;  // halo width its stencils need
+  // Padded arrays it allocates (at most, over its variants and dimensions): with the local block,
+  // the memory a rank needs, checked against what it has before anything is allocated.
+  int arrays = 8;
 };
 
 }  // namespace staghorn

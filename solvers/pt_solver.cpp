@@ -1,5 +1,6 @@
 #include "solvers/pt_solver.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -11,6 +12,12 @@ namespace {
 std::string describe(const std::vector<Residual>& r) {
   std::ostringstream out;
   for (const auto& e : r) out << (out.tellp() > 0 ? ", " : "") << e.equation << " " << e.norm;
+  return out.str();
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
   return out.str();
 }
 
@@ -85,7 +92,12 @@ SolveReport Solver::solve(Problem& problem, real dt) const {
 
 SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
   const std::vector<Residual> start = problem.residuals();
-  for (long long it = 0;; it += opt_.ncheck) {
+  for (const Residual& e : start)
+    if (!std::isfinite(e.scale) || !(e.scale > 0))
+      throw NumericalError("pt solver: the scale of the " + e.equation + " residual is " +
+                           number(e.scale) +
+                           " (a parameter overflowed or underflowed); no residual can be measured");
+  for (long long it = 0;;) {
     const std::vector<Residual> r = it == 0 ? start : problem.residuals();
     bool done = true;
     for (std::size_t e = 0; e < r.size(); ++e) {
@@ -103,8 +115,10 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
     if (it >= opt_.max_iter)
       throw NumericalError("pt solver: not converged after " + std::to_string(it) +
                            " iterations (residuals " + describe(r) + ")");
-    problem.iterate(opt_.ncheck);
-    report.iterations += opt_.ncheck;
+    const int count = static_cast<int>(std::min<long long>(opt_.ncheck, opt_.max_iter - it));
+    problem.iterate(count);
+    report.iterations += count;
+    it += count;
   }
 }
 

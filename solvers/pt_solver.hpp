@@ -11,6 +11,10 @@ namespace staghorn::pt {
 struct Residual {
   std::string equation;
   double norm;
+  // What the raw norm was multiplied by to make it dimensionless: a scale that overflowed to Inf
+  // (or whose inverse underflowed to 0) would turn any residual into 0 or NaN, so the solver
+  // treats a scale that is not finite and positive as a numerical failure, never as convergence.
+  double scale = 1;
 };
 
 // What a model offers the pseudo-transient solver for one implicit physical time step.
@@ -34,7 +38,7 @@ struct Options {
   real tol = 1e-8;
   bool relative = true;  // tol relative to each equation's residual at the start of the step
   int ncheck = 100;
-  long long max_iter = 100000;
+  long long max_iter = 100000;  // exactly: the last check may come after fewer than ncheck
   real cfl = 0.95;
   real divergence = 1e8;  // a residual this many times its start is divergence
   int retries = 3;        // divergences survived per step, halving the pseudo-step each time

@@ -34,8 +34,9 @@ class Problem {
 
 struct Options {
   enum class Step { cfl, fixed } step = Step::cfl;
-  real cdt = 0.4;    // advective safety factor (Pencil Code default)
-  real cdtv = 0.25;  // diffusive safety factor (Pencil Code default)
+  real cdt = 0.4;               // advective safety factor (Pencil Code default)
+  real cdtv = 0.25;             // diffusive safety factor (Pencil Code default)
+  bool allow_unstable = false;  // a fixed step above the stable one is refused unless this is set
 
   static void add_to(io::Schema& s);
   static Options from(const io::json& resolved);
@@ -47,6 +48,10 @@ real stable_dt(const Options& o, const Limits& l);
 // Advances `p` by `dt`: one RK3 step when the step is fixed; with cfl, the fewest equal steps that
 // each respect stable_dt (limits evaluated once, at the start). Returns the number of RK3 steps.
 int advance(Problem& p, const Options& o, real dt);
+
+// Before the first step: throws ConfigError naming time.dt when a fixed step `dt` exceeds the
+// stable step of the current state (unless allow_unstable): such a run only produces NaN.
+void check_fixed_step(Problem& p, const Options& o, real dt);
 
 // One full RK3 step of size dt.
 void step(Problem& p, real dt);

@@ -12,7 +12,8 @@ namespace staghorn::app {
 // of hanging it. kind nan puts a NaN into the rank's first state field; kind exit kills the rank
 // process abruptly (SIGKILL, as the out-of-memory killer or a lost node would), without MPI
 // finalisation, leaving its peers waiting on messages that never come; kind stall leaves the
-// process alive but silent, which no launcher notices: only the peers' timeout ends the job.
+// process alive but silent, which no launcher notices: only the peers' timeout ends the job (on one
+// rank, the watchdog of models/app/watchdog.hpp).
 struct FaultSpec {
   std::string kind = "none";  // none, nan, exit or stall
   int rank = 0;

@@ -8,19 +8,22 @@
 #include "io/schema.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/run.hpp"
+#include "models/app/stop.hpp"
 
 namespace {
 
 using namespace staghorn;
 
 constexpr const char* kUsage = R"(usage:
-  staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--dry-run]
+  staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--overwrite]
+               [--dry-run]
   staghorn check CONFIG [--set path=value]...
   staghorn describe [MODEL]
   staghorn --help | --version
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
 2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors,
-5 a peer rank stalled or was lost (no answer within exchange.timeout_s).
+5 a peer rank stalled or was lost (no answer within exchange.timeout_s), 6 stopped early by
+SIGTERM, SIGINT or run.walltime after writing a restart snapshot (named in the message).
 )";
 
 struct UsageError : std::runtime_error {
@@ -45,12 +48,18 @@ Command parse(int argc, char** argv) {
   };
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--set")
-      c.request.overrides.push_back(value(i));
-    else if (a == "--output")
+    if (a == "--set") {
+      const std::string assignment = value(i);
+      const auto eq = assignment.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError("--set " + assignment + ": expected path=value");
+      c.request.overrides.push_back(assignment);
+    } else if (a == "--output")
       c.request.output_dir = value(i);
     else if (a == "--restart")
       c.request.restart = value(i);
+    else if (a == "--overwrite")
+      c.request.overwrite = true;
     else if (a == "--dry-run")
       c.dry_run = true;
     else if (a.rfind("--", 0) == 0)
@@ -113,6 +122,15 @@ int main(int argc, char** argv) {
   const Comm comm;
   try {
     return execute(parse(argc, argv), comm);
+  } catch (const app::Stopped& e) {
+    if (comm.root())
+      std::cerr << "staghorn: stopped: " << e.reason << "; restart snapshot '" << e.restart
+                << "' (continue with --restart " << e.restart << ")" << std::endl;
+    return app::kStoppedExit;
+  } catch (const app::SnapshotWriteError& e) {
+    if (comm.root()) std::cerr << "staghorn: error: " << e.what() << std::endl;
+    if (e.library_broken) MPI_Abort(comm.get(), 4);
+    return 4;
   } catch (const app::StartFailed& e) {
     if (e.print) std::cerr << "staghorn: error: " << e.message << std::endl;
     return e.code;

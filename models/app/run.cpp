@@ -1,14 +1,17 @@
 #include "models/app/run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "core/bandwidth.hpp"
 #include "core/decomposition.hpp"
+#include "core/finite.hpp"
+#include "core/memory.hpp"
 #include "core/network.hpp"
 #include "core/threads.hpp"
 #include "io/config.hpp"
@@ -17,9 +20,14 @@
 #include "io/snapshot.hpp"
 #include "io/time_series.hpp"
 #include "models/app/fault.hpp"
+#include "models/app/inapplicable.hpp"
+#include "models/app/output_dir.hpp"
 #include "models/app/performance.hpp"
 #include "models/app/registry.hpp"
+#include "models/app/restart.hpp"
 #include "models/app/settings.hpp"
+#include "models/app/stop.hpp"
+#include "models/app/watchdog.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn::app {
@@ -30,6 +38,7 @@ namespace fs = std::filesystem;
 // Everything a run needs, checked, before anything is written.
 struct Setup {
   io::json config;
+  std::vector<std::string> warnings;  // keys the user set that cannot apply
   RunSettings settings;
   const ModelInfo* model = nullptr;
   Exec exec;
@@ -38,6 +47,10 @@ struct Setup {
   ThreadPlan threads;  // OpenMP threads per rank against the node's cores
   int node_ranks = 1;
 };
+
+void warn(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::cerr << "staghorn: warning: " << line << "\n";
+}
 
 Exec make_exec(const std::string& backend, int node_rank) {
   if (parse_backend(backend) == Backend::cpu) return Exec::cpu();
@@ -54,6 +67,8 @@ void together(const Comm& comm, F&& f) {
     f();
   } catch (const PeerTimeout&) {
     throw;  // a peer is not answering: agreeing with it would wait for ever (main aborts the job)
+  } catch (const NumericalError& e) {
+    error = std::string("numerical failure: ") + e.what(), code = 3;
   } catch (const Error& e) {
     error = e.what(), code = 1;
   } catch (const std::exception& e) {
@@ -66,15 +81,50 @@ void together(const Comm& comm, F&& f) {
                     comm.root()};
 }
 
-Setup prepare(const RunRequest& request, const Comm& comm, int node_rank) {
+std::string bytes_text(double b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f bytes (%.3g GiB)", b, b / (1u << 30));
+  return buf;
+}
+
+// The memory one rank's arrays take (padded blocks, computed in double: no count can wrap) against
+// what this rank can have: the node's available host memory shared by its ranks, or its device's
+// free memory shared by the ranks on that device. Throws ConfigError naming grid.n.
+void check_memory(const Setup& s, int node_ranks) {
+  const Int3 n = s.dec->local_cells();
+  double cells = 1;
+  for (int a = 0; a < 3; ++a) {
+    const double h = s.settings.grid.active(a) ? s.model->halo : 0;
+    cells *= n[a] + 2 * h + (a == 0 ? 2.0 * Layout::kAlign : 0);  // row padding, at most
+  }
+  const double need = cells * s.model->arrays * sizeof(real);
+  const bool device = s.exec.on_device();
+  const int sharing =
+      device ? std::max(1, node_ranks / std::max(1, cuda_device_count())) : node_ranks;
+  const double have = available_bytes(space_of(s.exec.backend())) / sharing;
+  if (need <= have) return;
+  const Int3 g = s.settings.grid.n;
+  throw io::ConfigError(
+      "grid.n: [" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) +
+      "] needs " + bytes_text(need) + " per rank (" + std::to_string(s.model->arrays) +
+      " arrays of the local block " + std::to_string(n.x) + " x " + std::to_string(n.y) + " x " +
+      std::to_string(n.z) + "), but " + bytes_text(have) + " of " + (device ? "device" : "host") +
+      " memory are available per rank (" + std::to_string(sharing) +
+      " rank(s) share it); use more ranks or a smaller grid");
+}
+
+Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int node_ranks) {
   Setup s;
   s.config = resolve_config(request);
+  s.warnings = inapplicable_keys(io::load_config(request.config_path, request.overrides), s.config);
   s.settings = RunSettings::from(s.config);
+  check_output_dir(s.settings.output_dir);
   s.model = &find_model(s.settings.model);
   s.exec = make_exec(s.settings.backend, node_rank);
   // From here on every wait of the run (halos, reductions) gives up after exchange.timeout_s.
   const Comm job = comm.with_timeout(s.settings.timeout_s);
   s.dec = std::make_unique<Decomposition>(s.settings.grid, job, s.settings.dims, s.model->halo);
+  check_memory(s, node_ranks);
   s.fault = FaultSpec::from(s.config, comm);
   const std::string& restart = s.settings.restart;
   if (!restart.empty() && !fs::is_regular_file(restart))
@@ -87,9 +137,10 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   const NodeComm node(comm);
   const ThreadPlan threads = plan_threads(node);
   std::unique_ptr<Model> model;
-  together(comm, [&] { s = prepare(request, comm, node.rank()); });
+  together(comm, [&] { s = prepare(request, comm, node.rank(), node.size()); });
   s.threads = threads;
   s.node_ranks = node.size();
+  if (comm.root()) warn(s.warnings);
   if (comm.root() && s.exec.backend() == Backend::cpu && threads.oversubscribed())
     std::cerr << "staghorn: warning: " << threads.describe(node.size())
               << ": more threads than cores, each waits for the others (set OMP_NUM_THREADS or "
@@ -207,6 +258,36 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   return m;
 }
 
+// Thrown out of the time loop at the end of a step when the run must stop (stop.hpp).
+struct StopNow {
+  std::string why;
+  LoopState state;
+};
+
+// The state the run starts from (the model's initial condition, or the restart), checked before
+// anything is written: finite, a stable fixed step, an output directory free of another run.
+LoopState initial_state(const Setup& s, Model& model, const RunRequest& request, const Comm& comm) {
+  const RunSettings& rs = s.settings;
+  LoopState state;
+  if (!rs.restart.empty()) state = load_restart(rs.restart, s.config, *s.dec, s.exec, model);
+  model.refresh();
+  if (state.step > rs.steps)
+    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
+                          " is before the restart's step " + std::to_string(state.step));
+  if (rs.restart.empty()) {
+    const std::string bad = first_non_finite(s.exec, *s.dec, model.output_fields());
+    if (!bad.empty())
+      throw NumericalError("the initial state is not finite (field '" + bad +
+                           "'): check the initial condition's parameters; nothing was written");
+  }
+  model.check_time_step(static_cast<real>(rs.dt));  // collective; ConfigError on every rank
+  together(comm, [&] {
+    if (comm.root())
+      check_previous_run(rs.output_dir, rs.prefix, !rs.restart.empty(), request.overwrite);
+  });
+  return state;
+}
+
 }  // namespace
 
 io::json resolve_config(const RunRequest& request) {
@@ -223,10 +304,11 @@ io::json resolve_config(const RunRequest& request) {
 }
 
 void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
-  const int node_rank = comm.node_rank();
+  const NodeComm node(comm);
   Setup s;
-  together(comm, [&] { s = prepare(request, comm, node_rank); });
+  together(comm, [&] { s = prepare(request, comm, node.rank(), node.size()); });
   if (!comm.root()) return;
+  warn(s.warnings);
   const Int3 d = s.dec->dims(), l = s.dec->local_cells();
   out << s.config.dump(2) << "\n";
   out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
@@ -252,29 +334,39 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   RunPrediction predicted;  // before any output: a bad reference file is bad input
   together(comm, [&] { predicted = prediction(s, *model); });
 
-  LoopState state;
-  if (!rs.restart.empty()) {
-    const io::SnapshotMeta meta = io::read_snapshot(rs.restart, *s.dec, model->state_fields());
-    if (meta.model != rs.model)
-      throw io::ConfigError("restart: '" + rs.restart + "' holds model " + meta.model + ", not " +
-                            rs.model);
-    state = {meta.step, meta.time};
-  }
-  model->refresh();
-  if (state.step > rs.steps)
-    throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
-                          " is before the restart's step " + std::to_string(state.step));
+  const StopWatch stop(rs.walltime_s);  // from here on SIGTERM/SIGINT stop at a step's end
+  LoopState state = initial_state(s, *model, request, comm);
 
   // Every check has passed: from here on the output directory is ours.
-  if (comm.root()) fs::create_directories(rs.output_dir);
-  comm.barrier();
+  together(comm, [&] {
+    if (comm.root()) take_output_dir(rs.output_dir, rs.prefix, request.overwrite);
+  });
+  Watchdog watchdog(comm.size() == 1, rs.timeout_s);  // several ranks: each waits on the others
   const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump()};
   std::string last_written = rs.restart;
+  auto last_good = [&] {
+    return "the last good snapshot is " +
+           (last_written.empty() ? std::string("none") : "'" + last_written + "'");
+  };
+  // Only a finite state is written: a snapshot is always a good one to restart from.
   auto write = [&](const LoopState& st) {
+    const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
+    if (!bad.empty())
+      throw NumericalError("field '" + bad + "' is not finite at step " + std::to_string(st.step) +
+                           " (not written)");
     io::SnapshotMeta meta = meta0;
     meta.step = st.step, meta.time = st.time;
-    io::write_snapshot(snapshot_path(rs, st.step), *s.dec, model->output_fields(), meta);
-    last_written = snapshot_path(rs, st.step);
+    const std::string path = snapshot_path(rs, st.step);
+    try {
+      const Watchdog::Pause writing(watchdog);  // a large write makes no reduction for a while
+      io::write_snapshot(path, *s.dec, model->output_fields(), meta);
+    } catch (const io::NoRoom& e) {  // every rank: the write's outcome is agreed on
+      throw SnapshotWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(),
+                               false);
+    } catch (const Error& e) {
+      throw SnapshotWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(), true);
+    }
+    last_written = path;
   };
   std::unique_ptr<io::CsvSeries> series;
   std::vector<Diagnostic> diagnostics = model->diagnostics();  // collective
@@ -305,6 +397,11 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
+    // Every step, before anything reports it: the first non-finite state ends the run.
+    const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
+    if (!bad.empty())
+      throw NumericalError("field '" + bad + "' is not finite after step " +
+                           std::to_string(st.step));
     iterations += r.iterations;
     solve_seconds += seconds;
     const bool diagnose = st.step % rs.diagnostics_every == 0;
@@ -313,6 +410,8 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     if (series) series->row(concat({double(st.step), st.time}, concat(cost, diagnostics)));
     if (nc_series && diagnose) nc_series->append(st.step, st.time, concat(cost, diagnostics));
     progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
+    const std::string why = stop.due(comm, seconds);
+    if (!why.empty()) throw StopNow{why, st};
   };
   hooks.output = [&](const LoopState& st) {
     const bool scheduled = rs.output_every > 0 && st.step % rs.output_every == 0;
@@ -321,9 +420,11 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   try {
     FaultyStepper stepper(*model, s.fault, comm.rank(), state.step);  // debug.fault (tests)
     state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(stepper, state, hooks);
+  } catch (const StopNow& now) {
+    if (last_written != snapshot_path(rs, now.state.step)) write(now.state);
+    throw Stopped{now.why + " at step " + std::to_string(now.state.step), last_written};
   } catch (const NumericalError& e) {
-    throw NumericalError(std::string(e.what()) + "; the last good snapshot is " +
-                         (last_written.empty() ? std::string("none") : "'" + last_written + "'"));
+    throw NumericalError(std::string(e.what()) + "; " + last_good());
   }
 
   io::json m = metrics(s, *model, state.step - first_step, iterations, solve_seconds);

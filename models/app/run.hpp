@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "core/error.hpp"
 #include "io/schema.hpp"
 
 namespace staghorn::app {
@@ -18,12 +19,23 @@ struct StartFailed {
   bool print;
 };
 
+// A snapshot that could not be written (disk full, a file-size limit, an I/O error), with the
+// last good snapshot named; the .tmp file is gone. `library_broken`: HDF5 failed half-way through
+// the file and cannot shut down cleanly (it would crash in MPI_Finalize), so the job must end
+// through MPI_Abort.
+struct SnapshotWriteError : Error {
+  SnapshotWriteError(const std::string& message, bool broken)
+      : Error(message), library_broken(broken) {}
+  bool library_broken;
+};
+
 // What the command line asks for.
 struct RunRequest {
   std::string config_path;
   std::vector<std::string> overrides;     // --set path=value
   std::optional<std::string> output_dir;  // --output DIR
   std::optional<std::string> restart;     // --restart FILE
+  bool overwrite = false;                 // --overwrite: replace another run's files in DIR
 };
 
 // The user's config, overridden, checked against the model's schema and completed with defaults.

@@ -2,6 +2,7 @@
 
 #include "core/network.hpp"
 #include "models/app/fault.hpp"
+#include "models/app/output_dir.hpp"
 #include "models/app/performance.hpp"
 
 namespace staghorn::app {
@@ -12,9 +13,11 @@ void add_run_options(io::Schema& s) {
   s.add("backend", Type::string, "auto",
         "Where kernels run: cpu (OpenMP), cuda, or auto (a GPU when one is visible)")
       .one_of({"auto", "cpu", "cuda"});
-  s.add("grid.n", Type::int3, io::json::array({64, 64, 1}),
-        "Global cells (nx, ny, nz); nz = 1 is a 2-D run")
-      .at_least(1);
+  s.add(
+       "grid.n", Type::int3, io::json::array({64, 64, 1}),
+       "Global cells (nx, ny, nz); nz = 1 is a 2-D run (at most 2^30 per axis: indices are 32-bit)")
+      .at_least(1)
+      .at_most(1 << 30);
   s.add("grid.length", Type::number3, io::json::array({1.0, 1.0, 1.0}),
         "Domain size along each axis")
       .above(0);
@@ -68,6 +71,10 @@ void add_run_options(io::Schema& s) {
       .at_least(1);
   s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")
       .at_least(0);
+  s.add("run.walltime", Type::number, 0.0,
+        "Seconds of wall time the run may take (0: no limit): when another step would overrun it, "
+        "every rank stops, writes a restart snapshot and the run exits with code 6, as on SIGTERM")
+      .at_least(0);
   s.add("restart", Type::string, "",
         "Snapshot to continue from (its step and time; time.steps is the step to reach)");
   s.add("metrics.phase_timing", Type::boolean, true,
@@ -99,6 +106,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.output_initial = at_path(c, "output.initial").get<bool>();
   r.output_final = at_path(c, "output.final").get<bool>();
   r.prefix = at_path(c, "output.prefix").get<std::string>();
+  check_prefix(r.prefix);
   r.diagnostics_every = at_path(c, "output.diagnostics_every").get<long long>();
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();
@@ -107,6 +115,7 @@ RunSettings RunSettings::from(const io::json& c) {
   r.transport = at_path(c, "exchange.transport").get<std::string>();
   r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
   r.timeout_s = at_path(c, "exchange.timeout_s").get<double>();
+  r.walltime_s = at_path(c, "run.walltime").get<double>();
   return r;
 }
 

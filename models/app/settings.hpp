@@ -26,7 +26,8 @@ struct RunSettings {
   double log_interval = 0;
   std::string restart;
   std::string transport, nccl_library;
-  double timeout_s = 0;  // how long a rank waits on its peers; 0: forever
+  double timeout_s = 0;   // how long a rank waits on its peers; 0: forever
+  double walltime_s = 0;  // run.walltime; 0: no limit
   bool measure_copy_bandwidth = true;
   bool phase_timing = true;
 

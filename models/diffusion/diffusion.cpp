@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 
@@ -174,7 +175,7 @@ std::vector<Diagnostic> Diffusion::diagnostics() {
   for (int a = 0; a < g.dims(); ++a) volume *= g.spacing(a);
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
-  return {{"mass", comm.sum(reduce(ex_, in, SumOp{}, CellValue{H_.view(), volume}))},
+  return {{"mass", exact_sum(ex_, comm, in, CellValue{H_.view(), volume})},
           {"H_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{H_.view(), 1}))},
           {"H_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{H_.view(), -1}))}};
 }

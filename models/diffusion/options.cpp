@@ -40,12 +40,14 @@ void Diffusion::add_options(io::Schema& s) {
 }
 
 ModelInfo Diffusion::info() {
-  return {"diffusion",
-          "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
-          "pseudo-transient iterations",
-          &Diffusion::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
-            return std::make_unique<Diffusion>(ctx);
-          }};
+  ModelInfo i{"diffusion",
+              "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
+              "pseudo-transient iterations",
+              &Diffusion::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+                return std::make_unique<Diffusion>(ctx);
+              }};
+  i.arrays = 4;  // H, H_new, H_old, dH/dtau
+  return i;
 }
 
 }  // namespace staghorn::diffusion

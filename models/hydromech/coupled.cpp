@@ -5,6 +5,7 @@
 #include "core/boundary.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
@@ -206,8 +207,7 @@ void CoupledHydroMech::begin_solve(real dt) {
   dt_ = dt;
   copy(ex_, phi_old_, phi_);  // halos and ghosts included
   if (mean_reference_) {
-    const real sum =
-        dec_.comm().sum(reduce(ex_, layout_.interior(), SumOp{}, CellValue{phi_.view()}));
+    const real sum = exact_sum(ex_, dec_.comm(), layout_.interior(), CellValue{phi_.view()});
     phi_ref_ = sum / static_cast<real>(dec_.grid().cells());
   }
   // eta_ve = 1 / (1/eta_s + 1/(G dt)): the viscosity of a Maxwell solid over one step.
@@ -339,7 +339,7 @@ real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
   const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, absolute};
   const Region in = layout_.interior();
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
-                  : dec_.comm().sum(reduce(ex_, in, SumOp{}, f));
+                  : exact_sum(ex_, dec_.comm(), in, f);
 }
 
 // Max-norms, dimensionless: momentum over B, the mass balances over B delta / eta0 (the
@@ -352,7 +352,8 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
   for (int e = 0; e < 5; ++e) {
     if (e < 3 && e >= dims()) continue;
     const real r = residual_of(e, true);
-    out.push_back({names[e], r * (e < 3 ? momentum : mass)});
+    const real scale = e < 3 ? momentum : mass;
+    out.push_back({names[e], r * scale, scale});
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
@@ -192,7 +193,7 @@ real HydroMech::residual_sum(bool absolute) const {
                             absolute};
   const Region in = layout_.interior();
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
-                  : dec_.comm().sum(reduce(ex_, in, SumOp{}, f));
+                  : exact_sum(ex_, dec_.comm(), in, f);
 }
 
 // absolute: max |R|; otherwise dt |sum R dV| over the fluid volume: the step's relative balance

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 
 namespace staghorn::hydromech {
@@ -46,11 +47,11 @@ PorosityStats porosity_stats(const Exec& ex, const Decomposition& dec, const Fie
             up,
             dec.offset()[up]};
   PorosityStats s;
-  s.fluid = comm.sum(reduce(ex, in, SumOp{}, m));
+  s.fluid = exact_sum(ex, comm, in, m);
   m.kind = Measure::excess;
-  const real excess = comm.sum(reduce(ex, in, SumOp{}, m));
+  const real excess = exact_sum(ex, comm, in, m);
   m.kind = Measure::moment;
-  const real moment = comm.sum(reduce(ex, in, SumOp{}, m));
+  const real moment = exact_sum(ex, comm, in, m);
   s.excess_centroid = excess > 0 ? moment / excess : 0;
   m.weight = 1;
   m.kind = Measure::volume;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/dispatch.hpp"
+#include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/overlap.hpp"
 
@@ -230,7 +231,7 @@ real Mhd::reduce_cells(CellQuantity q, bool max) const {
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
   if (max) return comm.max(reduce(ex_, in, MaxOp{}, f));
-  return comm.sum(reduce(ex_, in, SumOp{}, f));
+  return exact_sum(ex_, comm, in, f);  // the same bits on any rank count
 }
 
 real Mhd::reduce_cells(CellQuantity q, bool max) const {

@@ -24,6 +24,7 @@ class Mhd final : public Model, public rk3::Problem {
   std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
+  void check_time_step(real dt) override { rk3::check_fixed_step(*this, rk_, dt); }
   std::vector<io::SeriesColumn> diagnostic_columns() const override;
   double bytes_per_cell_iteration() const override;
 

@@ -77,7 +77,8 @@ ModelInfo Mhd::info() {
               &Mhd::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
                 return std::make_unique<Mhd>(ctx);
               }};
-  i.halo = 3;  // the default order 6; the model's layout takes order / 2 itself
+  i.halo = 3;        // the default order 6; the model's layout takes order / 2 itself
+  i.arrays = 3 * 8;  // state, next stage, RK3 registers
   return i;
 }
 

@@ -97,10 +97,10 @@ void Stokes::set_initial() {
 
   // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
   // stress of the inclusion (else of the whole domain's density).
-  real gnorm = 0, lmax = 0;
-  for (int a = 0; a < 3; ++a) gnorm += opt_.gravity[a] * opt_.gravity[a];
+  const real gnorm = std::hypot(std::hypot(opt_.gravity[0], opt_.gravity[1]),
+                                opt_.gravity[2]);  // 1e160 squared would overflow
+  real lmax = 0;
   for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
-  gnorm = std::sqrt(gnorm);
   real s = 2 * mu0 * std::fabs(shear);
   if (inc.radius > 0) s = std::fmax(s, std::fabs(rhoi - rho0) * gnorm * inc.radius);
   if (s == 0) s = std::fabs(rho0) * gnorm * lmax;

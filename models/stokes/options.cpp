@@ -99,14 +99,16 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
 }
 
 ModelInfo Stokes::info() {
-  return {"stokes",
-          "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "
-          "pseudo-transient iterations",
-          &Stokes::add_options,
-          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
-            return std::make_unique<Stokes>(ctx);
-          },
-          1};
+  ModelInfo i{"stokes",
+              "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "
+              "pseudo-transient iterations",
+              &Stokes::add_options,
+              [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+                return std::make_unique<Stokes>(ctx);
+              },
+              1};
+  i.arrays = 33;  // V, P, tau: current, new, old; mu, mu_max, rho (models/stokes/stokes.hpp)
+  return i;
 }
 
 }  // namespace staghorn::stokes

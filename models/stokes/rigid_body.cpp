@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
 
@@ -109,15 +110,6 @@ std::array<double, 6> solve_modes(const std::array<std::array<double, 6>, 6>& G,
     x[active[i]] = s / A[i][i];
   }
   return x;
-}
-
-// The largest power of two that keeps n terms of magnitude <= bound, and all their partial sums,
-// exact in `real` (one bit of margin for the rounding of each term).
-real exact_quantum(double bound, double n) {
-  if (!(bound > 0)) return 1;
-  int e = 0;
-  std::frexp(bound * n, &e);  // bound * n < 2^e
-  return static_cast<real>(std::ldexp(1.0, e - std::numeric_limits<real>::digits + 2));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "core/boundary.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/staggered_stokes/fields.hpp"
@@ -242,7 +243,7 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
     if (e < 3 && e >= Dim) continue;
     const real local = reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{kin, e});
     const real scale = e < 3 ? lmax / stress_scale_ : mu_scale_ / stress_scale_;
-    out.push_back({names[e], dec_.comm().max(local) * scale});
+    out.push_back({names[e], dec_.comm().max(local) * scale, scale});
   }
   return out;
 }
@@ -257,15 +258,27 @@ namespace {
 struct Speed2 {
   State s;
   int dims;
+  real inv;  // a power of two that keeps the squares from overflowing (exact scaling)
   SH_HD real operator()(int i, int j, int k) const {
-    // |v|^2 at the cell centre from the face averages.
+    // |v * inv|^2 at the cell centre from the face averages.
     const Off o = s.P.offset(i, j, k);
-    real v = stencil::av_xa(s.Vx, o);
+    real v = stencil::av_xa(s.Vx, o) * inv;
     real q = v * v;
-    v = stencil::av_ya(s.Vy, o);
+    v = stencil::av_ya(s.Vy, o) * inv;
     q += v * v;
-    if (dims == 3) v = stencil::av_za(s.Vz, o), q += v * v;
+    if (dims == 3) v = stencil::av_za(s.Vz, o) * inv, q += v * v;
     return q;
+  }
+};
+// The largest |component| of v at the cell centre.
+struct MaxComponent {
+  State s;
+  int dims;
+  SH_HD real operator()(int i, int j, int k) const {
+    const Off o = s.P.offset(i, j, k);
+    real m = fmax(fabs(stencil::av_xa(s.Vx, o)), fabs(stencil::av_ya(s.Vy, o)));
+    if (dims == 3) m = fmax(m, fabs(stencil::av_za(s.Vz, o)));
+    return m;
   }
 };
 struct CellValue {
@@ -279,11 +292,17 @@ std::vector<Diagnostic> Stokes::diagnostics() {
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
   const real cells = static_cast<real>(dec_.grid().cells());
-  const real sum2 = comm.sum(reduce(ex_, in, SumOp{}, Speed2{state(), dims()}));
-  const real max2 = comm.max(reduce(ex_, in, MaxOp{}, Speed2{state(), dims()}));
+  // Speeds above ~1e154 would square to Inf (a finite state reported as v_max = inf): the squares
+  // are taken of v / 2^e, with 2^e about the largest component, and scaled back.
+  const real bound = comm.max(reduce(ex_, in, MaxOp{}, MaxComponent{state(), dims()}));
+  int e = 0;
+  if (bound > 0 && std::isfinite(bound)) std::frexp(bound, &e);
+  const Speed2 speed2{state(), dims(), std::ldexp(real(1), -e)};
+  const real sum2 = exact_sum(ex_, comm, in, speed2);
+  const real max2 = comm.max(reduce(ex_, in, MaxOp{}, speed2));
   std::vector<Diagnostic> d{
-      {"v_rms", std::sqrt(sum2 / cells)},
-      {"v_max", std::sqrt(max2)},
+      {"v_rms", std::ldexp(std::sqrt(sum2 / cells), e)},
+      {"v_max", std::ldexp(std::sqrt(max2), e)},
       {"P_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), 1}))},
       {"P_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), -1}))}};
   if (last_.empty()) residuals();

@@ -285,6 +285,32 @@ TEST_F(Files, MalformedJsonNamesFileLineAndColumn) {
   EXPECT_NE(cut_msg.find("malformed JSON at line "), std::string::npos) << cut_msg;
 }
 
+// nlohmann keeps the last of two equal keys: the first value would be dropped without a word.
+TEST_F(Files, DuplicateKeysAreRefusedWithTheirPath) {
+  const std::string top = write("top.json", "{\"name\": \"a\", \"name\": \"b\"}");
+  EXPECT_TRUE(starts_with(error_of([&] { load_json_file(top); }),
+                          "name: duplicate key in config "
+                          "file '" +
+                              top + "'"));
+  const std::string nested =
+      write("nested.json", "{\"grid\": {\"n\": [8, 8, 1], \"n\": [4, 4, 1]}}");
+  EXPECT_TRUE(starts_with(error_of([&] { load_json_file(nested); }), "grid.n: duplicate key"));
+  const std::string in_array = write("array.json", "{\"a\": [{\"x\": 1}, {\"y\": 2, \"y\": 3}]}");
+  EXPECT_TRUE(starts_with(error_of([&] { load_json_file(in_array); }), "a.y: duplicate key"));
+  // The same key in two objects is fine.
+  const std::string siblings = write("siblings.json", "{\"a\": {\"x\": 1}, \"b\": {\"x\": 2}}");
+  EXPECT_EQ(load_json_file(siblings)["b"]["x"], 2);
+}
+
+TEST_F(Files, NumberOverflowAndDirectoriesAreBadInput) {
+  const std::string big = write("big.json", "{\"time\": {\"dt\": 1e999}}");
+  const std::string msg = error_of([&] { load_json_file(big); });
+  EXPECT_TRUE(starts_with(msg, "config file '" + big + "'")) << msg;
+  EXPECT_NE(msg.find("number overflow parsing '1e999'"), std::string::npos) << msg;
+  EXPECT_EQ(error_of([&] { load_json_file(dir_.string()); }),
+            "config file '" + dir_.string() + "': is a directory, not a JSON file");
+}
+
 TEST_F(Files, LoadConfigAppliesOverridesInOrder) {
   const std::string path = write("run.json", "{\"grid\": {\"n\": [8, 8, 8]}, \"name\": \"a\"}");
   const json c = load_config(path, {"grid.n[2]=1", "name=b", "name=c", "time.dt=0.5"});

@@ -143,7 +143,8 @@ TEST_F(CliErrors, MissingRestartFile) {
 
 TEST_F(CliErrors, BadOverride) {
   expect_failure(config("{}") + " --set time.dt=-1", 1, "time.dt: must be > 0, got -1");
-  expect_failure(config("{}") + " --set nothing", 1, "--set nothing: expected path=value");
+  // A malformed --set is a command-line error (exit 2), like --set without a value.
+  expect_failure(config("{}") + " --set nothing", 2, "--set nothing: expected path=value");
 }
 
 TEST_F(CliErrors, BadCommandLine) {

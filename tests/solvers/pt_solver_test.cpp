@@ -22,6 +22,7 @@ class Scalar : public Problem {
   void iterate(int count) override {
     // Beyond 4 - 2d the damped update blows up.
     const real step = scale_ < stable_below_ ? 0.5 * scale_ : 10.0;
+    iterated_ += count;
     for (int i = 0; i < count; ++i) {
       const real R = -(x_ - 1);
       v_ = R + 0.5 * v_;
@@ -29,10 +30,12 @@ class Scalar : public Problem {
     }
   }
   std::vector<Residual> residuals() override {
-    return {{"x", nan_ ? std::nan("") : std::fabs(x_ - 1)}};
+    return {{"x", nan_ ? std::nan("") : std::fabs(x_ - 1) * norm_scale_, norm_scale_}};
   }
   void retry(real factor) override { x_ = x_old_, v_ = 0, scale_ *= factor, ++retries_; }
   int retries_ = 0;
+  long long iterated_ = 0;
+  double norm_scale_ = 1;  // what the raw norm is multiplied by (a stress scale's inverse, say)
 
  private:
   real stable_below_;
@@ -91,6 +94,43 @@ TEST(PtSolver, MaxIterIsAnError) {
   o.tol = -1;  // unreachable
   o.relative = false;
   EXPECT_THROW(Solver(o).solve(p, 1), NumericalError);
+}
+
+// max_iter is exact even where it is not a multiple of ncheck (or is below it).
+TEST(PtSolver, MaxIterIsHonouredExactly) {
+  for (const long long max_iter : {1LL, 7LL, 23LL}) {
+    Scalar p(10);
+    Options o = options();
+    o.max_iter = max_iter;
+    o.tol = -1;
+    o.relative = false;
+    try {
+      Solver(o).solve(p, 1);
+      FAIL() << "no error";
+    } catch (const NumericalError& e) {
+      EXPECT_NE(std::string(e.what()).find("not converged after " + std::to_string(max_iter) +
+                                           " iterations"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(p.iterated_, max_iter);
+  }
+}
+
+// A scale that overflowed (its inverse 0) would make every residual 0: never convergence.
+TEST(PtSolver, AScaleThatIsNotFiniteAndPositiveIsAnError) {
+  for (const double scale : {0.0, HUGE_VAL, std::nan("")}) {
+    Scalar p(10);
+    p.norm_scale_ = scale;
+    try {
+      Solver(options()).solve(p, 1);
+      FAIL() << "no error for scale " << scale;
+    } catch (const NumericalError& e) {
+      EXPECT_NE(std::string(e.what()).find("the scale of the x residual is"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(p.iterated_, 0);
+  }
 }
 
 }  // namespace

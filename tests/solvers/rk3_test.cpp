@@ -61,6 +61,28 @@ TEST(Rk3, CflSplitsIntoEqualStableSteps) {
   EXPECT_EQ(rk3::advance(p, o, 100.0), 1);
 }
 
+// A fixed step above the stable one only makes NaN: refused (naming time.dt) unless insisted on.
+TEST(Rk3, AnUnstableFixedStepIsRefusedUnlessAllowed) {
+  Logistic p;
+  p.lim = {10.0, 0.0};  // stable dt = 0.04
+  rk3::Options o;
+  o.step = rk3::Options::Step::fixed;
+  EXPECT_NO_THROW(rk3::check_fixed_step(p, o, 0.04));
+  try {
+    rk3::check_fixed_step(p, o, 0.5);
+    FAIL() << "no error";
+  } catch (const io::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("time.dt: 0.5 is above the stable RK3 step 0.04", 0), 0u)
+        << e.what();
+  }
+  o.allow_unstable = true;
+  EXPECT_NO_THROW(rk3::check_fixed_step(p, o, 0.5));
+  o.allow_unstable = false;
+  o.step = rk3::Options::Step::cfl;  // splits the step itself
+  EXPECT_NO_THROW(rk3::check_fixed_step(p, o, 0.5));
+  EXPECT_EQ(p.stages, 0);  // checking takes no step
+}
+
 TEST(Rk3, NonFiniteLimitsAreAnError) {
   Logistic p;
   p.lim = {std::nan(""), 0.0};

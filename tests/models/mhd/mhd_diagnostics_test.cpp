@@ -149,6 +149,7 @@ TEST_F(MhdDiagnostics, ANewRunKeepsThePreviousSeriesAside) {
   app::run(request(config, out), comm, log);
   app::RunRequest shorter = request(config, out);
   shorter.overrides = {"time.steps=2"};
+  shorter.overwrite = true;  // the directory holds the first run's snapshots
   app::run(shorter, comm, log);
   EXPECT_EQ(io::read_time_series(out + "/diagnostics.nc").records(), 2u);
   EXPECT_EQ(io::read_time_series(out + "/diagnostics.nc.prev").records(), 5u);

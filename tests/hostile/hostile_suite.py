@@ -1,0 +1,704 @@
+#!/usr/bin/python3
+"""Hostile-input suite: bad configs, --set and command lines, output directories, restart files,
+numerical failures of every model (explicit and implicit), MPI faults on 1, 2 and 4 ranks, and
+stop signals. Each case of the table below is asserted on:
+
+  * the exit code (and that no case dies by a signal it was not sent, nor hangs: 60 s each);
+  * a regular expression the message must match (the key, file or rank at fault);
+  * refused at start (`untouched`): its working directory (configs, the output directory and
+    whatever it held) is byte-identical after the run;
+  * every snapshot the run names as last good ("the last good snapshot is '...'") or as restart
+    ("restart snapshot '...'") exists and holds only finite values (ncdump shows no NaN/Infinity);
+  * a run that succeeds writes only finite diagnostics (diagnostics.csv);
+  * an optional extra check (a function of the case's directory and output).
+
+usage: hostile_suite.py STAGHORN MPIEXEC WORKDIR [NAME_REGEX]   (stdlib only; ncdump and ncgen)
+Cases run HOSTILE_JOBS (default 2) at a time; the disk-full cases need to mount a tmpfs (root).
+"""
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+STAGHORN, MPIEXEC, WORK = (os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3]))
+ONLY = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EX = os.path.join(SRC, "models")
+DIFF = f"{EX}/diffusion/examples/diffusion2d_small.json"
+MHD = f"{EX}/mhd/examples/decay_small.json"
+STOKES = f"{EX}/stokes/examples/stokes2d_sinking_small.json"
+HYDRO = f"{EX}/hydromech/examples/hydromech2d_blob_small.json"
+COUPLED = f"{EX}/hydromech/examples/hydromech2d_coupled_blob.json"
+TIMEOUT = 60
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMP_NUM_THREADS="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def sets(*pairs):
+    out = []
+    for p in pairs:
+        out += ["--set", p]
+    return out
+
+
+BASE = sets("backend=cpu", "metrics.copy_bandwidth=false", "log.interval=100000")
+SMALL_DIFF = [DIFF] + BASE + sets("grid.n=[32,32,1]", "time.steps=2")
+SMALL_MHD = [MHD] + BASE + sets("grid.n=[16,16,16]", "time.steps=2")
+SMALL_STOKES = [STOKES] + BASE + sets("grid.n=[16,16,1]", "time.steps=1")
+SMALL_HYDRO = [HYDRO] + BASE + sets("grid.n=[16,32,1]", "time.steps=2")
+SMALL_COUPLED = [COUPLED] + BASE + sets("grid.n=[16,32,1]", "time.steps=1")
+
+
+class Case:
+    def __init__(self, name, argv, code, message, ranks=1, untouched=False, setup=None,
+                 check=None, verb="run", signal_after=None, output=True):
+        self.name, self.argv, self.code, self.message = name, argv, code, message
+        self.ranks, self.untouched, self.setup, self.check = ranks, untouched, setup, check
+        self.verb, self.signal_after, self.output = verb, signal_after, output
+
+
+# ---- helpers for setups and checks ----------------------------------------------------------
+
+def write(path, text, mode=None):
+    with open(path, "w") as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def tree_digest(root):
+    """Names, kinds, modes and contents of everything under root."""
+    h = hashlib.sha256()
+    for d, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for n in sorted(dirs + files):
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            h.update(f"{os.path.relpath(p, root)} {st.st_mode}\n".encode())
+            if os.path.isfile(p) and not os.path.islink(p):
+                with open(p, "rb") as f:
+                    h.update(f.read())
+    return h.hexdigest()
+
+
+def finite(path):
+    """Whether every value of the snapshot is finite (ncdump prints NaN and Infinity)."""
+    out = subprocess.run(["ncdump", path], capture_output=True, text=True)
+    if out.returncode != 0:
+        return False
+    data = out.stdout.split("\ndata:", 1)[-1]
+    return re.search(r"\b(NaN|nan|-?Infinity|-?inf)\b", data) is None
+
+
+FIXTURES = {}
+
+
+def fixture(name, argv):
+    """A clean run's output, made once and copied by the cases that need it."""
+    path = os.path.join(WORK, "_fixtures", name)
+    if name not in FIXTURES:
+        shutil.rmtree(path, ignore_errors=True)
+        r = subprocess.run([STAGHORN, "run"] + argv + ["--output", path], env=ENV,
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        if r.returncode != 0:
+            raise RuntimeError(f"fixture {name} failed: {r.stderr}")
+        FIXTURES[name] = path
+    return path
+
+
+def restart_copy(d, damage=None):
+    """d/restart.nc: a copy of the diffusion fixture's step-2 snapshot, damaged by `damage`."""
+    src = os.path.join(fixture("diff", SMALL_DIFF), "snapshot_000002.nc")
+    dst = os.path.join(d, "restart.nc")
+    shutil.copy(src, dst)
+    if damage:
+        damage(dst)
+    return dst
+
+
+def overwrite_middle(byte_or_random):
+    """Overwrites 2 KiB in the middle of the file (inside the field H's data)."""
+    def damage(path):
+        size = os.path.getsize(path)
+        with open(path, "r+b") as f:
+            f.seek(size // 2)
+            f.write(os.urandom(2048) if byte_or_random == "random" else bytes([0xff]) * 2048)
+    return damage
+
+
+def nan_inside_valid_file(path):
+    """A NaN written through the netCDF library itself: checksums match, the value is broken."""
+    cdl = subprocess.run(["ncdump", path], capture_output=True, text=True, check=True).stdout
+    head, data = cdl.split("\ndata:", 1)
+    m = re.search(r"(\n H =\s*\n?\s*)([-0-9.e+]+)", data)
+    data = data[:m.start(2)] + "NaN" + data[m.end(2):]
+    cdl_path = path + ".cdl"
+    write(cdl_path, head + "\ndata:" + data)
+    os.remove(path)
+    subprocess.run(["ncgen", "-k", "nc4", "-o", path, cdl_path], check=True)
+    os.remove(cdl_path)
+
+
+def files_exist(*names):
+    def check(d, out):
+        missing = [n for n in names if not os.path.exists(os.path.join(d, n))]
+        return f"missing {missing}" if missing else None
+    return check
+
+
+def files_absent(*patterns):
+    def check(d, out):
+        for root, _, files in os.walk(d):
+            for f in files:
+                for p in patterns:
+                    if re.fullmatch(p, f):
+                        return f"unexpected file {os.path.join(root, f)}"
+        return None
+    return check
+
+
+def grep(pattern):
+    def check(d, out):
+        return None if re.search(pattern, out) else f"output lacks {pattern!r}"
+    return check
+
+
+def all_of(*checks):
+    def check(d, out):
+        for c in checks:
+            why = c(d, out)
+            if why:
+                return why
+        return None
+    return check
+
+
+def previous_run(d):
+    """out/ holds another run's snapshot and a stale .tmp of a killed write."""
+    os.makedirs(os.path.join(d, "out"))
+    shutil.copy(os.path.join(fixture("diff", SMALL_DIFF), "snapshot_000002.nc"),
+                os.path.join(d, "out", "snapshot_000007.nc"))
+
+
+def stale_tmp(d):
+    os.makedirs(os.path.join(d, "out"))
+    write(os.path.join(d, "out", "snapshot_000001.nc.tmp"), "half a file")
+
+
+def populated_out(d):
+    """Refused runs must leave an existing output directory as it was."""
+    os.makedirs(os.path.join(d, "out"))
+    write(os.path.join(d, "out", "notes.txt"), "the user's own file\n")
+
+
+def config(text):
+    def setup(d):
+        populated_out(d)
+        write(os.path.join(d, "c.json"), text)
+    return setup
+
+
+def then(*setups):
+    def setup(d):
+        for s in setups:
+            s(d)
+    return setup
+
+
+# ---- the cases ----------------------------------------------------------------------------------
+
+C = []
+add = C.append
+LAST_GOOD = r"the last good snapshot is '.*snapshot_0000\d\d\.nc'"
+
+# Configuration files (exit 1, named, nothing written).
+add(Case("json_duplicate_key", ["c.json"] + BASE, 1, r"time\.dt: duplicate key in config file",
+         untouched=True, setup=config('{"time": {"dt": 1e-3, "dt": 2e-3}}')))
+add(Case("json_duplicate_nested_key", ["c.json"] + BASE, 1,
+         r"grid\.n: duplicate key in config file", untouched=True,
+         setup=config('{"grid": {"n": [8,8,1], "length": [1,1,1], "n": [16,16,1]}}')))
+add(Case("json_duplicate_top_key", ["c.json"] + BASE, 1, r"model: duplicate key", untouched=True,
+         setup=config('{"model": "diffusion", "model": "mhd"}')))
+add(Case("json_number_overflow", ["c.json"] + BASE, 1,
+         r"config file 'c\.json'.*number overflow parsing '1e999'", untouched=True,
+         setup=config('{"time": {"dt": 1e999}}')))
+add(Case("json_malformed", ["c.json"] + BASE, 1, r"c\.json': malformed JSON at line 2",
+         untouched=True, setup=config('{"time":\n {"dt": }}')))
+add(Case("json_empty_file", ["c.json"] + BASE, 1, r"c\.json': malformed JSON", untouched=True,
+         setup=config("")))
+add(Case("json_top_level_array", ["c.json"] + BASE, 1, r"top level must be an object",
+         untouched=True, setup=config("[1, 2]")))
+add(Case("config_is_directory", ["."] + BASE, 1, r"config file '\.': is a directory",
+         untouched=True, setup=populated_out))
+add(Case("config_missing", ["nope.json"] + BASE, 1, r"config file 'nope\.json': cannot be opened",
+         untouched=True, setup=populated_out))
+add(Case("model_unknown", ["c.json"] + BASE, 1, r"model: unknown model", untouched=True,
+         setup=config('{"model": "plasma"}')))
+add(Case("model_not_string", ["c.json"] + BASE, 1, r"model: expected a string", untouched=True,
+         setup=config('{"model": 7}')))
+add(Case("unknown_key", ["c.json"] + BASE, 1, r"diffusion\.D1", untouched=True,
+         setup=config('{"diffusion": {"D1": 2}}')))
+add(Case("dt_string", [DIFF] + BASE + sets("time.dt=fast"), 1, r"time\.dt", untouched=True,
+         setup=populated_out))
+add(Case("dt_negative", [DIFF] + BASE + sets("time.dt=-1"), 1, r"time\.dt", untouched=True,
+         setup=populated_out))
+add(Case("dt_overflow_set", [DIFF] + BASE + sets("time.dt=1e999"), 1, r"time\.dt",
+         untouched=True, setup=populated_out))
+add(Case("steps_negative", [DIFF] + BASE + sets("time.steps=-3"), 1, r"time\.steps",
+         untouched=True, setup=populated_out))
+add(Case("output_every_float", [DIFF] + BASE + sets("output.every=1.5"), 1, r"output\.every",
+         untouched=True, setup=populated_out))
+add(Case("timeout_negative", [DIFF] + BASE + sets("exchange.timeout_s=-1"), 1,
+         r"exchange\.timeout_s", untouched=True, setup=populated_out))
+add(Case("walltime_negative", [DIFF] + BASE + sets("run.walltime=-5"), 1, r"run\.walltime",
+         untouched=True, setup=populated_out))
+add(Case("backend_bogus", [DIFF] + BASE + sets("backend=fpga"), 1, r"backend", untouched=True,
+         setup=populated_out))
+add(Case("mhd_order_odd", SMALL_MHD + sets("mhd.order=3"), 1, r"mhd\.order", untouched=True,
+         setup=populated_out))
+add(Case("mhd_bounded_axis", SMALL_MHD + sets("grid.periodic=[false,true,true]"), 1,
+         r"grid\.periodic\[0\]: the mhd model supports periodic axes only", untouched=True,
+         setup=populated_out))
+add(Case("stokes_relative_tol", SMALL_STOKES + sets("solver.tol_mode=relative"), 1,
+         r"solver\.tol_mode", untouched=True, setup=populated_out))
+add(Case("stokes_1d", SMALL_STOKES + sets("grid.n=[16,1,1]"), 1, r"grid\.n", untouched=True,
+         setup=populated_out))
+add(Case("fault_rank_outside", SMALL_DIFF + sets("debug.fault.kind=nan", "debug.fault.rank=3"),
+         1, r"debug\.fault\.rank: 3 is not a rank of this 1-rank job", untouched=True,
+         setup=populated_out))
+add(Case("decomposition_uneven", SMALL_DIFF + sets("grid.n=[33,32,1]",
+                                                   "decomposition.dims=[2,1,1]"),
+         1, r"rank|decomposition|grid\.n", ranks=2, untouched=True, setup=populated_out))
+
+# Grid sizes: 64-bit counts, memory refused before anything is allocated or written.
+for verb, extra in (("check", []), ("run", ["--dry-run"]), ("run", [])):
+    tag = verb + ("_dry" if extra else "")
+    add(Case(f"grid_2e9_{tag}", [DIFF] + BASE + sets("grid.n=[2147483648,1,1]") + extra, 1,
+             r"grid\.n\[0\]: must be <= 1\.07374e\+09, got 2147483648", untouched=True, setup=populated_out,
+             verb=verb))
+    add(Case(f"grid_int64_max_{tag}", [DIFF] + BASE + sets("grid.n=[9223372036854775807,2,1]")
+             + extra, 1, r"grid\.n\[0\]", untouched=True, setup=populated_out, verb=verb))
+    add(Case(f"grid_memory_{tag}", [DIFF] + BASE + sets("grid.n=[100000,100000,100000]") + extra,
+             1, r"grid\.n: \[100000, 100000, 100000\] needs \d+ bytes .* but \d+ bytes .* of "
+             r"host memory are available", untouched=True, setup=populated_out, verb=verb))
+add(Case("grid_memory_stokes_2ranks", SMALL_STOKES + sets("grid.n=[1048576,1048576,1]"), 1,
+         r"grid\.n: .* needs \d+ bytes \(.*\) per rank .* available per rank", ranks=2, untouched=True,
+         setup=populated_out))
+add(Case("grid_zero", [DIFF] + BASE + sets("grid.n=[0,8,1]"), 1, r"grid\.n\[0\]: must be >= 1",
+         untouched=True, setup=populated_out, verb="check"))
+
+# output.prefix and the output directory (exit 1 naming the key or path, nothing written).
+add(Case("prefix_empty", SMALL_DIFF + sets("output.prefix="), 1,
+         r"output\.prefix: must not be empty", untouched=True, setup=populated_out))
+add(Case("prefix_long", SMALL_DIFF + sets("output.prefix=" + "p" * 250), 1,
+         r"output\.prefix: is 250 bytes long", untouched=True, setup=populated_out))
+add(Case("prefix_nul", SMALL_DIFF + sets('output.prefix="a\\u0000b"'), 1,
+         r"output\.prefix: contains a NUL", untouched=True, setup=populated_out))
+add(Case("prefix_parent", SMALL_DIFF + sets("output.prefix=../../x"), 1,
+         r"output\.prefix: '\.\./\.\./x' contains '/'", untouched=True, setup=populated_out))
+add(Case("prefix_dotdot", SMALL_DIFF + sets("output.prefix=.."), 1,
+         r"output\.prefix: '\.\.' is not a file name", untouched=True, setup=populated_out))
+add(Case("prefix_newline", SMALL_DIFF + sets('output.prefix="a\\nb"'), 1,
+         r"output\.prefix: contains a NUL or control", untouched=True, setup=populated_out))
+add(Case("output_is_file", SMALL_DIFF, 1, r"'file\.txt' is a file, not a directory",
+         untouched=True, setup=lambda d: write(os.path.join(d, "file.txt"), "x"),
+         output="file.txt"))
+add(Case("output_under_file", SMALL_DIFF, 1, r"'file\.txt/sub' cannot be created: 'file\.txt' is "
+         r"a file", untouched=True, setup=lambda d: write(os.path.join(d, "file.txt"), "x"),
+         output="file.txt/sub"))
+add(Case("output_long_component", SMALL_DIFF, 1, r"has a component of 300 bytes", untouched=True,
+         setup=populated_out, output="o" * 300))
+add(Case("output_proc_parent", SMALL_DIFF, 1, r"output\.dir.*'/proc/staghorn-out'",
+         untouched=True, setup=populated_out, output="/proc/staghorn-out"))
+add(Case("output_previous_run", SMALL_DIFF, 1,
+         r"'out' holds snapshots of another run \(out/snapshot_000007\.nc\).*--overwrite",
+         untouched=True, setup=previous_run))
+add(Case("output_previous_run_2ranks", SMALL_DIFF, 1, r"holds snapshots of another run",
+         ranks=2, untouched=True, setup=previous_run))
+add(Case("output_overwrite", SMALL_DIFF + ["--overwrite"], 0, r"",
+         setup=previous_run, check=all_of(files_exist("out/snapshot_000002.nc"),
+                                          files_absent(r"snapshot_000007\.nc"))))
+add(Case("output_stale_tmp_removed", SMALL_DIFF, 0, r"", setup=stale_tmp,
+         check=all_of(files_exist("out/snapshot_000002.nc"), files_absent(r".*\.nc\.tmp"))))
+add(Case("output_empty_string", SMALL_DIFF, 1, r"output\.dir.*is empty", untouched=True,
+         setup=populated_out, output=""))
+
+# Keys that cannot apply: warned, the run goes on.
+add(Case("boundary_on_periodic_axis", SMALL_DIFF + sets("grid.periodic=[true,false,false]"), 0,
+         r"warning: diffusion\.boundary\.x_lo is ignored: grid\.periodic\[0\] is true"))
+add(Case("boundary_z_on_2d", SMALL_DIFF + sets("diffusion.boundary.z_lo.type=dirichlet"), 0,
+         r"warning: diffusion\.boundary\.z_lo is ignored: grid\.n\[2\] = 1"))
+add(Case("kernel_3d_on_2d", SMALL_DIFF + sets("diffusion.kernel=marching"), 0,
+         r"warning: diffusion\.kernel = \"marching\" is ignored: it is a 3-D kernel",
+         verb="check"))
+add(Case("mhd_tiled_on_2d", [MHD] + BASE + sets("grid.n=[16,16,1]", "time.steps=1",
+                                                "mhd.kernel=tiled"), 0,
+         r"warning: mhd\.kernel = \"tiled\" is ignored"))
+
+# The command line (exit 2).
+add(Case("set_without_equals", [DIFF, "--set", "time.dt"], 2, r"--set time\.dt: expected "
+         r"path=value", untouched=True, setup=populated_out))
+add(Case("set_empty_key", [DIFF, "--set", "=5"], 2, r"--set =5: expected path=value",
+         untouched=True, setup=populated_out))
+add(Case("set_no_value", [DIFF, "--set"], 2, r"--set needs a value", untouched=True,
+         setup=populated_out, output=None))
+add(Case("set_check_without_equals", [DIFF, "--set", "grid.n"], 2, r"--set grid\.n: expected",
+         untouched=True, setup=populated_out, verb="check"))
+add(Case("option_unknown", [DIFF, "--frobnicate"], 2, r"unknown option --frobnicate",
+         untouched=True, setup=populated_out))
+add(Case("run_without_config", ["--set", "time.dt=1"], 2, r"run needs a CONFIG file",
+         untouched=True, setup=populated_out))
+add(Case("two_configs", [DIFF, DIFF], 2, r"unexpected argument", untouched=True,
+         setup=populated_out))
+add(Case("output_without_value", [DIFF, "--output"], 2, r"--output needs a value",
+         untouched=True, setup=populated_out, output=None))
+add(Case("verb_unknown", [DIFF], 2, r"unknown command launch", untouched=True,
+         setup=populated_out, verb="launch"))
+add(Case("set_bad_index", [DIFF] + BASE + sets("grid.n[x]=4"), 1, r"bad array index",
+         untouched=True, setup=populated_out))
+
+# Restart files (exit 1 before anything is written).
+add(Case("restart_missing", SMALL_DIFF + ["--restart", "none.nc"], 1,
+         r"restart: snapshot 'none\.nc' does not exist", untouched=True, setup=populated_out))
+add(Case("restart_is_directory", SMALL_DIFF + ["--restart", "out"], 1, r"restart.*'out'",
+         untouched=True, setup=populated_out))
+add(Case("restart_text_file", SMALL_DIFF + ["--restart", "c.json"], 1,
+         r"cannot open snapshot 'c\.json'", untouched=True, setup=config("{}")))
+add(Case("restart_random_bytes", SMALL_DIFF + sets("time.steps=4") + ["--restart", "restart.nc"],
+         1, r"restart\.nc.*(\(H\)|'H')", untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d, overwrite_middle("random")))))
+add(Case("restart_ff_bytes", SMALL_DIFF + sets("time.steps=4") + ["--restart", "restart.nc"], 1,
+         r"restart\.nc.*(\(H\)|'H')", untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d, overwrite_middle("ff")))))
+add(Case("restart_nan_valid_checksum", SMALL_DIFF + sets("time.steps=4") +
+         ["--restart", "restart.nc"], 1, r"restart: 'restart\.nc': variable 'H' is not finite",
+         untouched=True, setup=then(populated_out,
+                                    lambda d: restart_copy(d, nan_inside_valid_file))))
+add(Case("restart_truncated", SMALL_DIFF + sets("time.steps=4") + ["--restart", "restart.nc"], 1,
+         r"restart\.nc", untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d, lambda p: os.truncate(p, 4000)))))
+add(Case("restart_other_model", SMALL_MHD + ["--restart", "restart.nc"], 1,
+         r"restart\.nc|has no variable", untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d))))
+add(Case("restart_other_grid", SMALL_DIFF + sets("grid.n=[16,16,1]", "time.steps=4") +
+         ["--restart", "restart.nc"], 1, r"variable 'H' has dims", untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d))))
+add(Case("restart_steps_before", SMALL_DIFF + sets("time.steps=1") +
+         ["--restart", "restart.nc"], 1, r"time\.steps: 1 is before the restart's step 2",
+         untouched=True, setup=then(populated_out, lambda d: restart_copy(d))))
+add(Case("restart_changed_physics", SMALL_DIFF + sets("time.steps=3", "diffusion.D0=2") +
+         ["--restart", "restart.nc"], 0, r"warning: restart: diffusion\.D0 was 1\.0, is now 2",
+         setup=lambda d: restart_copy(d), check=files_exist("out/snapshot_000003.nc")))
+add(Case("restart_2ranks_corrupt", SMALL_DIFF + sets("time.steps=4") +
+         ["--restart", "restart.nc"], 1, r"restart\.nc.*(\(H\)|'H')", ranks=2, untouched=True,
+         setup=then(populated_out, lambda d: restart_copy(d, overwrite_middle("ff")))))
+
+# Numerical failure (exit 3, the last good snapshot finite; refused at start where it can be).
+add(Case("mhd_fixed_dt_unstable", SMALL_MHD + sets("rk3.timestep=fixed", "time.dt=0.5",
+                                                   "time.steps=40", "output.every=1"), 1,
+         r"time\.dt: 0\.5 is above the stable RK3 step", untouched=True, setup=populated_out))
+add(Case("mhd_fixed_dt_insisted", SMALL_MHD + sets("rk3.timestep=fixed", "time.dt=0.5",
+                                                   "time.steps=40", "output.every=1",
+                                                   "rk3.allow_unstable=true"), 3,
+         r"field '\w+' is not finite after step \d+; " + LAST_GOOD))
+add(Case("mhd_heating_overflow", SMALL_MHD + sets("mhd.heating=1e300", "output.every=1"), 3,
+         r"not finite after step 1; the last good snapshot is '.*snapshot_000000\.nc'"))
+add(Case("mhd_lnrho0_overflow", SMALL_MHD + sets("mhd.lnrho0=1e308", "output.every=1"), 3,
+         r"not finite.*; the last good snapshot is"))
+add(Case("mhd_nan_fault_1rank", SMALL_MHD + sets("time.steps=4", "output.every=1",
+                                                 "debug.fault.kind=nan", "debug.fault.step=3",
+                                                 "time.dt=0.01"), 3,
+         r"not finite.*the last good snapshot is '.*snapshot_000002\.nc'"))
+add(Case("mhd_nan_fault_2ranks", SMALL_MHD + sets("time.steps=4", "output.every=1",
+                                                  "debug.fault.kind=nan", "debug.fault.rank=1",
+                                                  "debug.fault.step=3", "time.dt=0.01"), 3,
+         r"not finite.*the last good snapshot is '.*snapshot_000002\.nc'", ranks=2))
+add(Case("mhd_nan_fault_4ranks", SMALL_MHD + sets("time.steps=3", "output.every=1",
+                                                  "debug.fault.kind=nan", "debug.fault.rank=3",
+                                                  "debug.fault.step=2", "time.dt=0.01"), 3,
+         r"not finite.*the last good snapshot is '.*snapshot_000001\.nc'", ranks=4))
+add(Case("stokes_gravity_scale_overflow", SMALL_STOKES + sets("stokes.gravity=[0,-1e300,0]",
+                                                              "stokes.inclusion.density=1e300"),
+         3, r"scale of the momentum_x residual is 0.*" + LAST_GOOD))
+add(Case("stokes_gravity_1e160", SMALL_STOKES + sets("stokes.gravity=[0,-1e160,0]"), 0, r"",
+         check=files_exist("out/snapshot_000001.nc")))
+add(Case("stokes_max_iter_1", SMALL_STOKES + sets("solver.max_iter=1"), 3,
+         r"not converged after 1 iterations.*" + LAST_GOOD))
+add(Case("stokes_nan_fault_2ranks", SMALL_STOKES + sets("time.steps=2", "output.every=1",
+                                                        "debug.fault.kind=nan",
+                                                        "debug.fault.rank=1",
+                                                        "debug.fault.step=2"), 3,
+         r"(residual|not finite).*the last good snapshot is '.*snapshot_000001\.nc'", ranks=2))
+add(Case("stokes_nan_fault_1rank", SMALL_STOKES + sets("time.steps=2", "output.every=1",
+                                                       "debug.fault.kind=nan",
+                                                       "debug.fault.step=2"), 3,
+         r"(residual|not finite).*the last good snapshot is '.*snapshot_000001\.nc'"))
+add(Case("coupled_nan_fault_2ranks", SMALL_COUPLED + sets("time.steps=2", "output.every=1",
+                                                          "debug.fault.kind=nan",
+                                                          "debug.fault.rank=1",
+                                                          "debug.fault.step=2"), 3,
+         r"the last good snapshot is '.*snapshot_000001\.nc'", ranks=2))
+add(Case("mhd_walltime", SMALL_MHD + sets("time.steps=100000", "run.walltime=1"), 6,
+         r"run\.walltime reached at step \d+; restart snapshot '.*snapshot_\d+\.nc'"))
+add(Case("diffusion_max_iter_exact", SMALL_DIFF + sets("solver.max_iter=7", "solver.ncheck=5"),
+         3, r"not converged after 7 iterations"))
+add(Case("diffusion_nan_fault_1rank", SMALL_DIFF + sets("time.steps=4", "output.every=1",
+                                                        "debug.fault.kind=nan",
+                                                        "debug.fault.step=3"), 3,
+         r"the last good snapshot is '.*snapshot_000002\.nc'"))
+add(Case("diffusion_nan_fault_4ranks", SMALL_DIFF + sets("time.steps=4", "output.every=1",
+                                                         "debug.fault.kind=nan",
+                                                         "debug.fault.rank=2",
+                                                         "debug.fault.step=3"), 3,
+         r"the last good snapshot is '.*snapshot_000002\.nc'", ranks=4))
+add(Case("diffusion_D0_overflow", SMALL_DIFF + sets("diffusion.D0=1e308", "output.every=1"), 3,
+         r"numerical failure"))
+add(Case("hydromech_nan_fault_1rank", SMALL_HYDRO + sets("time.steps=3", "output.every=1",
+                                                         "debug.fault.kind=nan",
+                                                         "debug.fault.step=2"), 3,
+         r"the last good snapshot is '.*snapshot_000001\.nc'"))
+add(Case("hydromech_nan_fault_2ranks", SMALL_HYDRO + sets("time.steps=3", "output.every=1",
+                                                          "debug.fault.kind=nan",
+                                                          "debug.fault.rank=1",
+                                                          "debug.fault.step=2"), 3,
+         r"the last good snapshot is '.*snapshot_000001\.nc'", ranks=2))
+add(Case("hydromech_max_iter_1", SMALL_HYDRO + sets("solver.max_iter=1"), 3,
+         r"not converged after 1 iterations"))
+add(Case("coupled_buoyancy_overflow", SMALL_COUPLED + sets("hydromech.buoyancy=1e308"), 3,
+         r"numerical failure"))
+
+# MPI faults on 1, 2 and 4 ranks: never a hang, the rank named.
+add(Case("stall_1rank_watchdog", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=stall",
+                                                   "debug.fault.step=2",
+                                                   "exchange.timeout_s=2"), 5,
+         r"no progress for 2 s \(exchange\.timeout_s\) on this one-rank run"))
+add(Case("stall_2ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=stall",
+                                           "debug.fault.rank=1", "debug.fault.step=2",
+                                           "exchange.timeout_s=2"), 5,
+         r"communication failure: .*(rank 1|not every rank arrived)", ranks=2))
+add(Case("stall_4ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=stall",
+                                           "debug.fault.rank=2", "debug.fault.step=2",
+                                           "exchange.timeout_s=2"), 5,
+         r"communication failure: .*(rank 2|not every rank arrived)", ranks=4))
+add(Case("mhd_stall_1rank_watchdog", SMALL_MHD + sets("time.steps=3", "debug.fault.kind=stall",
+                                                      "debug.fault.step=2",
+                                                      "exchange.timeout_s=2"), 5,
+         r"no progress for 2 s"))
+# The fault's own SIGKILL on one rank: the process dies by that signal and no other.
+add(Case("kill_1rank", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=exit",
+                                         "debug.fault.step=2"), -signal.SIGKILL,
+         r"debug\.fault: rank 0 injects 'exit' before step 2"))
+add(Case("kill_2ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=exit",
+                                          "debug.fault.rank=1", "debug.fault.step=2"),
+         "nonzero", r"rank 1 .*(signal 9|Killed)", ranks=2))
+add(Case("kill_4ranks", SMALL_DIFF + sets("time.steps=4", "debug.fault.kind=exit",
+                                          "debug.fault.rank=3", "debug.fault.step=2"),
+         "nonzero", r"rank 3 .*(signal 9|Killed)", ranks=4))
+add(Case("nan_fault_diffusion_2ranks_step1", SMALL_DIFF + sets("debug.fault.kind=nan",
+                                                              "debug.fault.rank=1",
+                                                              "debug.fault.step=1"), 3,
+         r"the last good snapshot is '.*snapshot_000000\.nc'", ranks=2))
+add(Case("one_rank_bad_config_2ranks", SMALL_DIFF + sets("output.prefix="), 1,
+         r"output\.prefix", ranks=2, untouched=True, setup=populated_out))
+
+# Stopping cleanly: SIGTERM, SIGINT, run.walltime (exit 6, the restart snapshot finite).
+LONG_DIFF = [DIFF] + BASE + sets("grid.n=[32,32,1]", "time.steps=100000", "log.interval=0")
+STOPPED = r"stopped: (SIGTERM|SIGINT) received at step \d+; restart snapshot '.*snapshot_\d+\.nc'"
+add(Case("sigterm_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGTERM)))
+add(Case("sigint_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGINT)))
+add(Case("sigterm_mhd", SMALL_MHD + sets("time.steps=100000", "log.interval=0"), 6, STOPPED,
+         signal_after=("step 2/", signal.SIGTERM)))
+# A batch system signals every task (Slurm does); Open MPI's mpirun, when signalled itself,
+# forwards the signal and exits with its own code 1, while the ranks stop as on 1 rank.
+add(Case("sigterm_2ranks", LONG_DIFF, 6, STOPPED, ranks=2,
+         signal_after=("step 3/", signal.SIGTERM)))
+add(Case("sigterm_4ranks", LONG_DIFF, 6, STOPPED, ranks=4,
+         signal_after=("step 3/", signal.SIGTERM)))
+add(Case("sigint_2ranks", LONG_DIFF, 6, STOPPED, ranks=2,
+         signal_after=("step 3/", signal.SIGINT)))
+add(Case("sigterm_to_mpirun", LONG_DIFF, "nonzero", STOPPED, ranks=2,
+         signal_after=("step 3/", signal.SIGTERM, "launcher")))
+def restart_goes_on(d, out):
+    """The restart snapshot a stopped run named continues the run (exit 0, two more steps)."""
+    path = re.findall(r"restart snapshot '([^']+)'", out)[-1]
+    step = int(re.search(r"_(\d+)\.nc$", path).group(1))
+    r = subprocess.run([STAGHORN, "run"] + LONG_DIFF + sets(f"time.steps={step + 2}") +
+                       ["--restart", path, "--output", "out"], cwd=d, env=ENV,
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    if r.returncode != 0:
+        return f"the restart from {path} failed ({r.returncode}): {r.stdout[-500:]}{r.stderr}"
+    final = os.path.join(d, "out", f"snapshot_{step + 2:06d}.nc")
+    return None if os.path.isfile(final) and finite(final) else f"no finite {final}"
+
+
+add(Case("sigterm_then_restart", LONG_DIFF, 6, STOPPED, check=restart_goes_on,
+         signal_after=("step 2/", signal.SIGTERM)))
+add(Case("walltime_1rank", LONG_DIFF + sets("run.walltime=1.5"), 6,
+         r"run\.walltime reached at step \d+; restart snapshot '.*snapshot_\d+\.nc'"))
+add(Case("walltime_2ranks", LONG_DIFF + sets("run.walltime=1.5"), 6,
+         r"run\.walltime reached at step \d+; restart snapshot", ranks=2))
+
+# Snapshot writes that cannot fit (a full file system: a 256 KiB tmpfs of the case's own, where
+# this process may mount one).
+def full_fs(d):
+    os.makedirs(os.path.join(d, "full"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", os.path.join(d, "full")],
+                   check=True)
+
+
+# ---- running ------------------------------------------------------------------------------------
+
+def ranks_of(launcher):
+    """The staghorn processes below the launcher (as a batch system signals every task)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                exe = f.read().split(b"\0")[0].decode()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == launcher and exe == STAGHORN:
+            found.append(int(entry))
+    return found
+
+
+def command(case, d):
+    argv = [STAGHORN, case.verb] + case.argv
+    if case.output is not None and case.verb != "check":
+        argv += ["--output", "out" if case.output is True else case.output]
+    if case.ranks > 1:
+        argv = [MPIEXEC, "--oversubscribe", "-np", str(case.ranks)] + argv
+    return argv
+
+
+def run(case):
+    try:
+        return run_case(case)
+    except Exception as e:  # a broken setup or check fails its case, not the suite
+        return case, f"the suite itself failed: {e!r}", "", 0.0
+
+
+def run_case(case):
+    d = os.path.join(WORK, case.name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    if case.setup:
+        case.setup(d)
+    before = tree_digest(d) if case.untouched else None
+    start = time.time()
+    proc = subprocess.Popen(command(case, d), cwd=d, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    out, sent = "", False
+    try:
+        if case.signal_after:
+            marker, sig = case.signal_after[:2]
+            to_launcher = len(case.signal_after) > 2
+            for line in proc.stdout:
+                out += line
+                if not sent and marker in out:
+                    targets = [proc.pid] if case.ranks == 1 or to_launcher else ranks_of(proc.pid)
+                    for pid in targets:
+                        os.kill(pid, sig)
+                    sent = True
+        rest, _ = proc.communicate(timeout=TIMEOUT)
+        out += rest
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return case, f"hung (killed after {TIMEOUT} s)", out, time.time() - start
+    code = proc.returncode
+    problems = []
+    try:
+        return case, judge(case, d, code, out, before), out, time.time() - start
+    finally:
+        if os.path.ismount(os.path.join(d, "full")):
+            subprocess.run(["umount", os.path.join(d, "full")])
+
+
+def judge(case, d, code, out, before):
+    problems = []
+    if (code < 0 or code > 128) and case.code not in ("nonzero", code):
+        problems.append(f"died by a signal (exit {code})")
+    if case.code == "nonzero":
+        if code == 0:
+            problems.append("exit code 0")
+    elif code != case.code:
+        problems.append(f"exit code {code}, expected {case.code}")
+    if case.message and not re.search(case.message, out, re.S):
+        problems.append(f"no message matching {case.message!r}")
+    if case.untouched and tree_digest(d) != before:
+        problems.append("the directory changed although the run was refused at start")
+    for named in re.findall(r"(?:last good snapshot is|restart snapshot) '([^']+)'", out):
+        path = os.path.join(d, named)
+        if not os.path.isfile(path):
+            problems.append(f"named snapshot {named} does not exist")
+        elif not finite(path):
+            problems.append(f"named snapshot {named} is not finite")
+    if code == 0:  # a run that succeeded reports only finite diagnostics
+        csv_path = os.path.join(d, "out", "diagnostics.csv")
+        if os.path.isfile(csv_path):
+            with open(csv_path) as f:
+                if re.search(r"(?i)\b(nan|-?inf)\b", f.read()):
+                    problems.append("diagnostics.csv holds NaN or Inf after a successful run")
+    if not problems and case.check:
+        why = case.check(d, out)
+        if why:
+            problems.append(why)
+    return "; ".join(problems)
+
+
+def add_full_cases():
+    """Disk-full cases, where this process may mount a small tmpfs (root in CI)."""
+    probe = os.path.join(WORK, "_mount_probe")
+    os.makedirs(probe, exist_ok=True)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", probe],
+                       capture_output=True)
+    if r.returncode != 0:
+        print("note: cannot mount a tmpfs; the disk-full cases are skipped")
+        return False
+    subprocess.run(["umount", probe])
+    for ranks in (1, 2):
+        add(Case(f"disk_full_{ranks}rank", [DIFF] + BASE + sets("grid.n=[96,96,1]",
+                                                                "time.steps=8",
+                                                                "output.every=1"),
+                 4, r"cannot write full/out\d/snapshot_\d+\.nc: No space left on device.*" +
+                 LAST_GOOD, ranks=ranks, setup=full_fs, output=f"full/out{ranks}",
+                 check=files_absent(r".*\.nc\.tmp")))
+    return True
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    add_full_cases()
+    cases = [c for c in C if not ONLY or ONLY.search(c.name)]
+    names = [c.name for c in C]
+    assert len(names) == len(set(names)), "duplicate case names"
+    fixture("diff", SMALL_DIFF)
+    start = time.time()
+    failed = []
+    workers = int(os.environ.get("HOSTILE_JOBS", "2"))
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        for case, problem, out, seconds in pool.map(run, cases):
+            print(f"{'FAIL' if problem else 'ok  '} {case.name} ({seconds:.1f} s)"
+                  + (f": {problem}" if problem else ""), flush=True)
+            if problem:
+                failed.append(case.name)
+                print("    | " + out.strip().replace("\n", "\n    | ")[-3000:])
+    print(f"{len(cases) - len(failed)}/{len(cases)} cases passed in {time.time() - start:.0f} s")
+    if failed:
+        print("failed: " + " ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
