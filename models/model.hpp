@@ -8,6 +8,7 @@
 #include "core/field.hpp"
 #include "io/schema.hpp"
 #include "io/time_series.hpp"
+#include "io/units.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn {
@@ -58,7 +59,8 @@ struct ModelInfo {
   std::string summary;
   void (*add_options)(io::Schema&);
   std::unique_ptr<Model> (*create)(const ModelContext&);
-  int halo = 1;  // halo width its stencils need
+  int halo = 1;          // halo width its stencils need
+  io::UnitSystem units{};  // what its outputs are measured in (default: dimensionless)
 };
 
 }  // namespace staghorn

@@ -11,6 +11,7 @@ namespace staghorn::pt {
 struct Residual {
   std::string equation;
   double norm;
+  double start = 0;  // the norm at the start of the step (set by Solver::solve)
 };
 
 // What a model offers the pseudo-transient solver for one implicit physical time step.
@@ -46,7 +47,7 @@ struct Options {
 struct SolveReport {
   long long iterations = 0;  // all iterations, those of abandoned attempts included
   int retries = 0;
-  std::vector<Residual> residuals;  // at the end, absolute
+  std::vector<Residual> residuals;  // at the end, absolute, with their start norms
 };
 
 // Iterates a Problem to convergence: checks the residuals every `ncheck` iterations. On NaN/Inf

@@ -40,12 +40,15 @@ void Diffusion::add_options(io::Schema& s) {
 }
 
 ModelInfo Diffusion::info() {
-  return {"diffusion",
-          "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
-          "pseudo-transient iterations",
-          &Diffusion::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
-            return std::make_unique<Diffusion>(ctx);
-          }};
+  ModelInfo i{"diffusion",
+              "Nonlinear diffusion dH/dt = div(D0 H^n grad H), implicit steps by accelerated "
+              "pseudo-transient iterations",
+              &Diffusion::add_options, [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+                return std::make_unique<Diffusion>(ctx);
+              }};
+  i.units.scaling =
+      "lengths in grid.length units, time in time.dt units, H in its initial condition's units";
+  return i;
 }
 
 }  // namespace staghorn::diffusion

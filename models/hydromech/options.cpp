@@ -88,19 +88,23 @@ void HydroMech::add_options(io::Schema& s) {
 }
 
 ModelInfo HydroMech::info() {
-  return {"hydromech",
-          "Porosity waves by two-phase viscous compaction: reduced (porosity, effective "
-          "pressure) or coupled (solid Stokes + Darcy) variant, k ~ phi^n, decompaction "
-          "weakening; implicit steps by accelerated pseudo-transient iterations",
-          [](io::Schema& s) {
-            HydroMech::add_options(s);
-            CoupledHydroMech::add_options(s);
-          },
-          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
-            if (io::at_path(ctx.config, "hydromech.variant") == "coupled")
-              return std::make_unique<CoupledHydroMech>(ctx);
-            return std::make_unique<HydroMech>(ctx);
-          }};
+  ModelInfo i{"hydromech",
+              "Porosity waves by two-phase viscous compaction: reduced (porosity, effective "
+              "pressure) or coupled (solid Stokes + Darcy) variant, k ~ phi^n, decompaction "
+              "weakening; implicit steps by accelerated pseudo-transient iterations",
+              [](io::Schema& s) {
+                HydroMech::add_options(s);
+                CoupledHydroMech::add_options(s);
+              },
+              [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+                if (io::at_path(ctx.config, "hydromech.variant") == "coupled")
+                  return std::make_unique<CoupledHydroMech>(ctx);
+                return std::make_unique<HydroMech>(ctx);
+              }};
+  i.units.scaling =
+      "lengths in compaction lengths, time in compaction times, porosity in phi0, pressures in "
+      "B delta (docs/models/hydromech.md, Scaling)";
+  return i;
 }
 
 }  // namespace staghorn::hydromech

@@ -78,6 +78,9 @@ ModelInfo Mhd::info() {
                 return std::make_unique<Mhd>(ctx);
               }};
   i.halo = 3;  // the default order 6; the model's layout takes order / 2 itself
+  i.units.scaling =
+      "Pencil Code units: lengths in grid.length units, velocities in those of mhd.cs0, density "
+      "in exp(mhd.lnrho0), magnetic field with permeability mhd.mu0";
   return i;
 }
 

@@ -68,14 +68,16 @@ void Stokes::add_options(io::Schema& s) {
 }
 
 ModelInfo Stokes::info() {
-  return {"stokes",
-          "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "
-          "pseudo-transient iterations",
-          &Stokes::add_options,
-          [](const ModelContext& ctx) -> std::unique_ptr<Model> {
-            return std::make_unique<Stokes>(ctx);
-          },
-          1};
+  ModelInfo i{"stokes",
+              "Incompressible Stokes flow with variable viscosity and buoyancy, accelerated "
+              "pseudo-transient iterations",
+              &Stokes::add_options,
+              [](const ModelContext& ctx) -> std::unique_ptr<Model> {
+                return std::make_unique<Stokes>(ctx);
+              },
+              1};
+  i.units = {"m", "s", ""};  // SI: viscosity in Pa s, density in kg m-3, gravity in m s-2
+  return i;
 }
 
 }  // namespace staghorn::stokes
