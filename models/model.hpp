@@ -59,7 +59,7 @@ struct ModelInfo {
   std::string summary;
   void (*add_options)(io::Schema&);
   std::unique_ptr<Model> (*create)(const ModelContext&);
-  int halo = 1;          // halo width its stencils need
+  int halo = 1;            // halo width its stencils need
   io::UnitSystem units{};  // what its outputs are measured in (default: dimensionless)
 };
 
