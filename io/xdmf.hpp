@@ -20,7 +20,7 @@ struct XdmfSnapshot {
   double time = 0;
 };
 
-// The XDMF 2 text of a snapshot series, for ParaView and VisIt: a temporal collection with one
+// The XDMF 2 text of a snapshot series, for ParaView: a temporal collection with one
 // spatial collection per snapshot and in it one uniform grid per staggered location, each of
 // cells centred on the points of its fields (cell centres for cell fields; a grid shifted half a
 // cell, with the closing face on bounded axes, for face fields), in physical coordinates. Every
