@@ -1,6 +1,7 @@
 #include "io/progress.hpp"
 
 #include <cstdio>
+#include <utility>
 
 namespace staghorn::io {
 
@@ -12,8 +13,13 @@ std::string format_duration(double s) {
 }
 
 Progress::Progress(std::ostream& out, bool enabled, double interval_s, long long first_step,
-                   long long last_step)
-    : out_(out), enabled_(enabled), interval_(interval_s), first_(first_step), last_(last_step) {}
+                   long long last_step, ResidualMeasure measure)
+    : out_(out),
+      enabled_(enabled),
+      interval_(interval_s),
+      first_(first_step),
+      last_(last_step),
+      measure_(std::move(measure)) {}
 
 void Progress::step(long long step, double time, long long iterations, double residual,
                     double cell_updates) {
@@ -23,13 +29,15 @@ void Progress::step(long long step, double time, long long iterations, double re
   last_report_ = now;
   const double done = static_cast<double>(step - first_) / static_cast<double>(last_ - first_);
   const double eta = done > 0 ? now * (1 - done) / done : 0;
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "step %lld/%lld  t = %.6g  iterations %lld  residual %.3e  %.3e cell updates/s  "
-                "ETA %s",
-                step, last_, time, iterations, residual, now > 0 ? cell_updates / now : 0.0,
-                format_duration(eta).c_str());
-  out_ << line << std::endl;
+  char head[128], res[128] = "", tail[96];
+  std::snprintf(head, sizeof head, "step %lld/%lld  t = %.6g  iterations %lld", step, last_, time,
+                iterations);
+  if (!measure_.name.empty())
+    std::snprintf(res, sizeof res, "  %s %.3e (tol %.3g)", measure_.name.c_str(), residual,
+                  measure_.tol);
+  std::snprintf(tail, sizeof tail, "  %.3e cell updates/s  ETA %s",
+                now > 0 ? cell_updates / now : 0.0, format_duration(eta).c_str());
+  out_ << head << res << tail << std::endl;
 }
 
 }  // namespace staghorn::io

@@ -6,13 +6,21 @@
 
 namespace staghorn::io {
 
+// How an iterative solver decides convergence, for the progress line: the residual it shows is
+// the one the tolerance applies to, named after it ("relative residual 3.1e-09 (tol 1e-08)").
+struct ResidualMeasure {
+  std::string name;  // "relative residual", "absolute residual"; empty: none (explicit schemes)
+  double tol = 0;
+};
+
 // One line per report interval on long runs: step, model time, solver iterations, residual,
 // throughput and the estimated time to the end. Prints only where `enabled` (rank 0).
 class Progress {
  public:
   Progress(std::ostream& out, bool enabled, double interval_s, long long first_step,
-           long long last_step);
-  // After each step: cumulative cell updates since the start give the throughput.
+           long long last_step, ResidualMeasure measure = {});
+  // After each step: `residual` as `measure` defines it; cumulative cell updates since the start
+  // give the throughput.
   void step(long long step, double time, long long iterations, double residual,
             double cell_updates);
 
@@ -21,6 +29,7 @@ class Progress {
   bool enabled_;
   double interval_;
   long long first_, last_;
+  ResidualMeasure measure_;
   Timer clock_;
   double last_report_ = -1;
 };

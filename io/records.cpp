@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/decimal.hpp"
 #include "core/error.hpp"
 
 namespace staghorn::io {
@@ -16,6 +17,7 @@ void append_json_line(const std::string& path, const json& record) {
 CsvSeries::CsvSeries(const std::string& path, const std::vector<std::string>& columns, bool append)
     : path_(path) {
   const bool header = !append || !std::filesystem::exists(path);
+  fresh_ = header;
   out_.open(path, append ? std::ios::app : std::ios::trunc);
   if (!out_) throw Error("cannot write '" + path + "'");
   if (header) {
@@ -25,11 +27,7 @@ CsvSeries::CsvSeries(const std::string& path, const std::vector<std::string>& co
 }
 
 void CsvSeries::row(const std::vector<double>& values) {
-  char buf[40];
-  for (std::size_t c = 0; c < values.size(); ++c) {
-    std::snprintf(buf, sizeof buf, "%.17g", values[c]);
-    out_ << (c ? "," : "") << buf;
-  }
+  for (std::size_t c = 0; c < values.size(); ++c) out_ << (c ? "," : "") << shortest(values[c]);
   out_ << "\n";
   out_.flush();
 }

@@ -15,11 +15,15 @@ class CsvSeries {
  public:
   // Starts a new file, or appends to an existing one when `append` (a restarted run).
   CsvSeries(const std::string& path, const std::vector<std::string>& columns, bool append);
+  // Numbers as the shortest decimal that reads back to the same double.
   void row(const std::vector<double>& values);
+  // Whether this file was started here (its header written by this object).
+  bool fresh() const { return fresh_; }
 
  private:
   std::ofstream out_;
   std::string path_;
+  bool fresh_ = false;
 };
 
 }  // namespace staghorn::io

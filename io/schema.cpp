@@ -157,35 +157,51 @@ bool Schema::is_section(const std::string& path) const {
                      [&](const Option& o) { return o.path.rfind(prefix, 0) == 0; });
 }
 
-void Schema::check_object(const json& obj, const std::string& prefix) const {
+void Schema::check_object(const json& obj, const std::string& prefix,
+                          std::vector<std::string>& errors) const {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const std::string path = join(prefix, it.key());
-    if (const Option* o = find(path)) {
-      check_value(*o, path, it.value());
-    } else if (is_section(path)) {
-      if (!it.value().is_object()) fail(path, "expected an object, got " + it.value().dump());
-      check_object(it.value(), path);
-    } else {
-      // Suggest the closest key of the same section.
-      std::string best;
-      std::size_t best_d = 3;
-      for (const auto& o : options_) {
-        const auto parts = split(o.path);
-        const auto depth = split(path).size();
-        if (parts.size() < depth) continue;
-        std::string cand;
-        for (std::size_t i = 0; i < depth; ++i) cand = join(cand, parts[i]);
-        const std::size_t d = edit_distance(cand, path);
-        if (d < best_d) best_d = d, best = cand;
-      }
-      fail(path, "unknown key" + (best.empty() ? std::string() : " (did you mean " + best + "?)"));
+    try {
+      check_key(it.value(), join(prefix, it.key()), errors);
+    } catch (const ConfigError& e) {
+      errors.push_back(e.what());
     }
   }
 }
 
+void Schema::check_key(const json& value, const std::string& path,
+                       std::vector<std::string>& errors) const {
+  if (const Option* o = find(path)) return check_value(*o, path, value);
+  if (!is_section(path)) fail(path, "unknown key" + suggestion(path));
+  if (!value.is_object()) fail(path, "expected an object, got " + value.dump());
+  check_object(value, path, errors);
+}
+
+// " (did you mean KEY?)" for the closest key of the same depth, or nothing.
+std::string Schema::suggestion(const std::string& path) const {
+  std::string best;
+  std::size_t best_d = 3;
+  const auto depth = split(path).size();
+  for (const auto& o : options_) {
+    const auto parts = split(o.path);
+    if (parts.size() < depth) continue;
+    std::string cand;
+    for (std::size_t i = 0; i < depth; ++i) cand = join(cand, parts[i]);
+    const std::size_t d = edit_distance(cand, path);
+    if (d < best_d) best_d = d, best = cand;
+  }
+  return best.empty() ? std::string() : " (did you mean " + best + "?)";
+}
+
 json Schema::resolve(const json& user) const {
   if (!user.is_object()) throw ConfigError("config: the top level must be a JSON object");
-  check_object(user, "");
+  std::vector<std::string> errors;
+  check_object(user, "", errors);
+  if (errors.size() == 1) throw ConfigError(errors.front());
+  if (!errors.empty()) {
+    std::string all = std::to_string(errors.size()) + " errors in the configuration:";
+    for (const std::string& e : errors) all += "\n  " + e;
+    throw ConfigError(all);
+  }
   json out = json::object();
   for (const auto& o : options_) {
     json* node = &out;
@@ -213,6 +229,60 @@ void Schema::describe(std::ostream& out) const {
     }
     out << ")\n      " << o.description << "\n";
   }
+}
+
+namespace {
+
+json element_schema(Type t) {
+  switch (t) {
+    case Type::integer:
+    case Type::int3:
+      return {{"type", "integer"}};
+    case Type::number:
+    case Type::number3:
+      return {{"type", "number"}};
+    case Type::boolean:
+    case Type::bool3:
+      return {{"type", "boolean"}};
+    default:
+      return {{"type", "string"}};
+  }
+}
+
+// One key: its values (per element for the three-component types) and what it means.
+json option_schema(const Option& o) {
+  json e = element_schema(o.type);
+  if (o.min) e[o.min_exclusive ? "exclusiveMinimum" : "minimum"] = *o.min;
+  if (o.max) e["maximum"] = *o.max;
+  if (!o.choices.empty()) e["enum"] = o.choices;
+  json s = e;
+  if (o.type == Type::int3 || o.type == Type::number3 || o.type == Type::bool3)
+    s = {{"type", "array"}, {"items", e}, {"minItems", 3}, {"maxItems", 3}};
+  if (o.fallback.is_null()) s = {{"anyOf", json::array({s, {{"type", "null"}}})}};
+  s["description"] = o.description;
+  s["default"] = o.fallback;
+  return s;
+}
+
+json object_schema() {
+  return {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}};
+}
+
+}  // namespace
+
+json Schema::json_schema() const {
+  json root = object_schema();
+  for (const auto& o : options_) {
+    json* node = &root;
+    const auto parts = split(o.path);
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      json& child = (*node)["properties"][parts[i]];
+      if (child.is_null()) child = object_schema();
+      node = &child;
+    }
+    (*node)["properties"][parts.back()] = option_schema(o);
+  }
+  return root;
 }
 
 const json& at_path(const json& config, const std::string& path) {

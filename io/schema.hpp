@@ -45,16 +45,24 @@ class Schema {
 
   // Checks `user` against the schema and returns it completed with the defaults. Unknown keys,
   // wrong types and out-of-range values throw ConfigError naming the path, e.g.
-  // "grid.n[2]: must be >= 1, got 0".
+  // "grid.n[2]: must be >= 1, got 0"; with several, one ConfigError lists them all, one a line,
+  // so that a user fixes them in one go.
   json resolve(const json& user) const;
   // All keys with type, default and description, grouped by section.
   void describe(std::ostream& out) const;
+  // The same as a JSON Schema (draft-07) object: nested objects, no unknown keys, each key's
+  // type, default, description, range and choices; editors complete and check configs with it.
+  json json_schema() const;
   const std::deque<Option>& options() const { return options_; }
 
  private:
   const Option* find(const std::string& path) const;
   bool is_section(const std::string& path) const;
-  void check_object(const json& obj, const std::string& prefix) const;
+  void check_object(const json& obj, const std::string& prefix,
+                    std::vector<std::string>& errors) const;
+  void check_key(const json& value, const std::string& path,
+                 std::vector<std::string>& errors) const;
+  std::string suggestion(const std::string& path) const;
   std::deque<Option> options_;  // stable references for add()'s chaining
 };
 

@@ -7,6 +7,7 @@
 #include <sys/statvfs.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -186,6 +187,7 @@ void put_global_attributes(const NcFile& file, const SnapshotMeta& meta) {
         file.path(), "nc_put_att_longlong(staghorn_step)");
   put_double(file, NC_GLOBAL, "staghorn_time", meta.time);
   put_text(file, NC_GLOBAL, "staghorn_config", meta.config);
+  put_text(file, NC_GLOBAL, "staghorn_units", units_name(meta.units));
 }
 
 // Fields are stored in the precision they are computed in (the values pass through double, which
@@ -212,13 +214,13 @@ struct Coordinate {
 
 // The variables a snapshot writes after its header is defined.
 struct Vars {
-  int time = -1;
+  int time = -1, step = -1;
   std::vector<Coordinate> coordinates;
   std::vector<int> fields;
 };
 
-Coordinate define_coordinate(const NcFile& file, const Grid& grid, int axis, bool face,
-                             std::map<std::string, int>& dims) {
+Coordinate define_coordinate(const NcFile& file, const Grid& grid, const UnitSystem& units,
+                             int axis, bool face, std::map<std::string, int>& dims) {
   const std::string name = dim_name(probe(axis, face), axis);
   int dim = -1;
   check(nc_def_dim(file.id(), name.c_str(), grid.points(probe(axis, face), axis), &dim),
@@ -227,18 +229,19 @@ Coordinate define_coordinate(const NcFile& file, const Grid& grid, int axis, boo
   const Coordinate c{axis, face, define_var(file, name, {dim})};
   put_text(file, c.var, "units", grid.units);
   put_text(file, c.var, "long_name",
-           std::string(kAxis[axis]) + " coordinate of cell " + (face ? "faces" : "centres"));
-  if (face) {
-    // xgcm's convention: faces sit half a cell below the centres of the same index.
-    put_double(file, c.var, "c_grid_axis_shift", -0.5);
-  } else {
-    put_text(file, c.var, "axis", kAxisUpper[axis]);
-  }
+           units.describe(
+               std::string(kAxis[axis]) + " coordinate of cell " + (face ? "faces" : "centres"),
+               grid.units));
+  // Both kinds carry the axis, so xgcm (and SGRID readers) pair x_face with x; the shift says
+  // faces sit half a cell below the centres of the same index.
+  put_text(file, c.var, "axis", kAxisUpper[axis]);
+  if (face) put_double(file, c.var, "c_grid_axis_shift", -0.5);
   return c;
 }
 
 // One coordinate per active axis and kind of point that some field uses.
 std::vector<Coordinate> define_coordinates(const NcFile& file, const Grid& grid,
+                                           const UnitSystem& units,
                                            const std::vector<const Field*>& fields,
                                            std::map<std::string, int>& dims) {
   std::vector<Coordinate> out;
@@ -247,24 +250,31 @@ std::vector<Coordinate> define_coordinates(const NcFile& file, const Grid& grid,
     for (const bool face : {false, true}) {
       bool used = false;
       for (const Field* f : fields) used = used || staggered(f->location(), a) == face;
-      if (used) out.push_back(define_coordinate(file, grid, a, face, dims));
+      if (used) out.push_back(define_coordinate(file, grid, units, a, face, dims));
     }
   }
   return out;
 }
 
-int define_time(const NcFile& file, std::map<std::string, int>& dims) {
+// Model time is elapsed time, not a date: a CF time axis (axis "T") needs units "s since DATE"
+// and a calendar, which would make xarray decode it into dates that mean nothing here. A plain
+// coordinate in the model's time unit keeps the exact values and passes CF-1.8 as it is.
+void define_time(const NcFile& file, const UnitSystem& units, long long step,
+                 std::map<std::string, int>& dims, Vars& vars) {
   // Length 1, not unlimited: fixed-size variables keep parallel writes simple (and contiguous).
   check(nc_def_dim(file.id(), "time", 1, &dims["time"]), file.path(), "nc_def_dim(time)");
-  const int var = define_var(file, "time", {dims["time"]});
-  put_text(file, var, "units", "1");
-  put_text(file, var, "long_name", "model time");
-  put_text(file, var, "axis", "T");
-  return var;
+  vars.time = define_var(file, "time", {dims["time"]});
+  put_text(file, vars.time, "units", units.time);
+  put_text(file, vars.time, "long_name", units.describe("model time", units.time));
+  // int where it fits (as diagnostics.nc's step): the type every CF tool reads.
+  const bool fits = step >= INT_MIN && step <= INT_MAX;
+  vars.step = define_var(file, "step", {dims["time"]}, fits ? NC_INT : NC_INT64);
+  put_text(file, vars.step, "units", "1");
+  put_text(file, vars.step, "long_name", "time step number");
 }
 
-int define_field(const NcFile& file, const Decomposition& dec, const Field& f,
-                 const std::map<std::string, int>& dims) {
+int define_field(const NcFile& file, const Decomposition& dec, const UnitSystem& units,
+                 const Field& f, const std::map<std::string, int>& dims) {
   std::vector<int> ids;
   for (const std::string& name : slab_of(dec, f.location()).dims) ids.push_back(dims.at(name));
   const int var = define_var(file, f.name(), ids, kNcReal);
@@ -273,7 +283,7 @@ int define_field(const NcFile& file, const Decomposition& dec, const Field& f,
   check(nc_def_var_fletcher32(file.id(), var, NC_FLETCHER32), file.path(),
         "nc_def_var_fletcher32(" + f.name() + ")");
   put_text(file, var, "units", f.units());
-  put_text(file, var, "long_name", f.long_name());
+  put_text(file, var, "long_name", units.describe(f.long_name(), f.units()));
   put_text(file, var, "staghorn_location", to_string(f.location()));
   return var;
 }
@@ -286,9 +296,10 @@ Vars define(const NcFile& file, const Decomposition& dec, const std::vector<cons
   put_global_attributes(file, meta);
   std::map<std::string, int> dims;
   Vars vars;
-  vars.time = define_time(file, dims);
-  vars.coordinates = define_coordinates(file, dec.grid(), fields, dims);
-  for (const Field* f : fields) vars.fields.push_back(define_field(file, dec, *f, dims));
+  define_time(file, meta.units, meta.step, dims, vars);
+  vars.coordinates = define_coordinates(file, dec.grid(), meta.units, fields, dims);
+  for (const Field* f : fields)
+    vars.fields.push_back(define_field(file, dec, meta.units, *f, dims));
   return vars;
 }
 
@@ -325,9 +336,16 @@ void write_coordinate(const NcFile& file, const Decomposition& dec, const Coordi
 }
 
 void write_variables(const NcFile& file, const Decomposition& dec,
-                     const std::vector<const Field*>& fields, const Vars& vars, double time) {
+                     const std::vector<const Field*>& fields, const Vars& vars,
+                     const SnapshotMeta& meta) {
   const Comm& comm = dec.comm();
-  collectively(comm, [&] { put(file, vars.time, "time", {0}, {comm.root() ? 1u : 0u}, {time}); });
+  const std::size_t mine = comm.root() ? 1 : 0;
+  collectively(comm, [&] { put(file, vars.time, "time", {0}, {mine}, {meta.time}); });
+  collectively(comm, [&] {
+    const std::size_t start = 0;
+    check(nc_put_vara_longlong(file.id(), vars.step, &start, &mine, &meta.step), file.path(),
+          "nc_put_vara_longlong(step)");
+  });
   for (const Coordinate& c : vars.coordinates)
     collectively(comm, [&] { write_coordinate(file, dec, c); });
   for (std::size_t n = 0; n < fields.size(); ++n) {
@@ -400,7 +418,7 @@ void write_file(const std::string& path, const Decomposition& dec,
   // Definitions stay in memory until nc_enddef, which is the collective that writes them.
   collectively(comm, [&] { vars = define(file, dec, fields, meta); });
   collectively(comm, [&] { check(nc_enddef(file.id()), path, "nc_enddef"); });
-  write_variables(file, dec, fields, vars, meta.time);
+  write_variables(file, dec, fields, vars, meta);
   collectively(comm, [&] { file.close(); });
 }
 

@@ -5,6 +5,7 @@
 #include "core/decomposition.hpp"
 #include "core/error.hpp"
 #include "core/field.hpp"
+#include "io/units.hpp"
 
 namespace staghorn::io {
 
@@ -15,6 +16,7 @@ struct SnapshotMeta {
   double time = 0;     // model time
   std::string model;   // model name, e.g. "diffusion"
   std::string config;  // the resolved JSON config as text (stored as a global attribute)
+  UnitSystem units;    // of time and coordinates; scaled models also describe their fields
 };
 
 // A snapshot that did not fit (the file system's free space, the process's file-size limit),
@@ -26,11 +28,13 @@ class NoRoom : public staghorn::Error {
 
 // Writes `fields` to one NetCDF-4 file (CF-1.8) through netCDF's parallel API. Collective over
 // dec.comm(): every rank writes the points it owns (no halos). Each staggered location gets its
-// own dimension and coordinate ("x" for cell centres, "x_face" for faces); inactive axes are left
-// out. The file is written to `path + ".tmp"` and renamed onto `path` when complete, so an
-// existing file at `path` is never left half-written. Throws NoRoom, before anything is created,
-// when the file would not fit (see NoRoom). Fields may live on the GPU. Throws
-// staghorn::Error on every rank if any rank fails.
+// own dimension and coordinate ("x" for cell centres, "x_face" for faces, both with `axis`, faces
+// with `c_grid_axis_shift` as xgcm and SGRID expect); inactive axes are left out. `time(time)`
+// holds meta.time and `step(time)` meta.step, so a series concatenates along time in xarray. The
+// file is written to `path + ".tmp"` and renamed onto `path` when complete, so an existing file at
+// `path` is never left half-written. Throws NoRoom, before anything is created, when the file
+// would not fit (see NoRoom). Fields may live on the GPU. Throws staghorn::Error on every rank if
+// any rank fails.
 void write_snapshot(const std::string& path, const Decomposition& dec,
                     const std::vector<const Field*>& fields, const SnapshotMeta& meta);
 

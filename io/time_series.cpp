@@ -93,8 +93,9 @@ SeriesData read_time_series(const std::string& path) {
 }
 
 TimeSeries::TimeSeries(const std::string& path, const std::vector<SeriesColumn>& columns,
-                       const std::string& title, std::optional<long long> resume_after)
-    : path_(path), columns_(columns) {
+                       const std::string& title, std::optional<long long> resume_after,
+                       const UnitSystem& units)
+    : path_(path), columns_(columns), units_(units) {
   std::error_code ec;
   const bool exists = fs::exists(path, ec);
   if (!resume_after || !exists) {
@@ -132,10 +133,10 @@ void TimeSeries::create(const std::string& file, const std::string& title) {
   put_text(id_, NC_GLOBAL, "Conventions", "CF-1.8", file);
   put_text(id_, NC_GLOBAL, "title", title, file);
   put_text(id_, NC_GLOBAL, "source", "Staghorn", file);
+  put_text(id_, NC_GLOBAL, "staghorn_units", units_name(units_), file);
   check(nc_def_var(id_, "time", NC_DOUBLE, 1, &dim, &time_var_), file, "nc_def_var(time)");
-  put_text(id_, time_var_, "units", "1", file);
-  put_text(id_, time_var_, "long_name", "model time", file);
-  put_text(id_, time_var_, "axis", "T", file);
+  put_text(id_, time_var_, "units", units_.time, file);
+  put_text(id_, time_var_, "long_name", units_.describe("model time", units_.time), file);
   check(nc_def_var(id_, "step", NC_INT, 1, &dim, &step_var_), file, "nc_def_var(step)");
   put_text(id_, step_var_, "units", "1", file);
   put_text(id_, step_var_, "long_name", "time step number", file);

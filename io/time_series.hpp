@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "io/units.hpp"
+
 namespace staghorn::io {
 
 // One quantity of a time series: a variable over the record dimension.
@@ -25,7 +27,8 @@ struct SeriesData {
 SeriesData read_time_series(const std::string& path);
 
 // A time series of already reduced quantities in one netCDF file (e.g. OUTPUT/diagnostics.nc):
-// an unlimited dimension `time` with the model time as its coordinate, `step` (int) and one double
+// an unlimited dimension `time` with the model time as its coordinate (no CF time axis: see
+// io/snapshot.cpp's define_time), `step` (int) and one double
 // variable per column with units and long_name. Written by one process (the caller picks rank 0);
 // every append is synced to disk, so a run that crashes keeps what it had appended. The file is
 // netCDF's 64-bit offset format (CDF-2): a record append rewrites only the record count in the
@@ -42,8 +45,11 @@ SeriesData read_time_series(const std::string& path);
 //    is left alone). Without an existing file a restart starts an empty one.
 class TimeSeries {
  public:
+  // `units`: of the time coordinate, and the scaling of a dimensionless model (global attribute
+  // staghorn_units, as in snapshots).
   TimeSeries(const std::string& path, const std::vector<SeriesColumn>& columns,
-             const std::string& title, std::optional<long long> resume_after);
+             const std::string& title, std::optional<long long> resume_after,
+             const UnitSystem& units = {});
   ~TimeSeries();
   TimeSeries(const TimeSeries&) = delete;
   TimeSeries& operator=(const TimeSeries&) = delete;
@@ -59,6 +65,7 @@ class TimeSeries {
 
   std::string path_;
   std::vector<SeriesColumn> columns_;
+  UnitSystem units_;
   int id_ = -1;
   int step_var_ = -1, time_var_ = -1;
   std::vector<int> vars_;

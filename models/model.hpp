@@ -8,6 +8,7 @@
 #include "core/field.hpp"
 #include "io/schema.hpp"
 #include "io/time_series.hpp"
+#include "io/units.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn {
@@ -62,7 +63,8 @@ struct ModelInfo {
   std::string summary;
   void (*add_options)(io::Schema&);
   std::unique_ptr<Model> (*create)(const ModelContext&);
-  int halo = 1;  // halo width its stencils need
+  int halo = 1;            // halo width its stencils need
+  io::UnitSystem units{};  // what its outputs are measured in (default: dimensionless)
   // Padded arrays it allocates (at most, over its variants and dimensions): with the local block,
   // the memory a rank needs, checked against what it has before anything is allocated.
   int arrays = 8;

@@ -2,12 +2,17 @@
 """Weak- and strong-scaling campaigns of staghorn: run them, then report them.
 
   campaign.py run CAMPAIGN.json --output DIR [--launcher "mpirun -np {n}"] [--staghorn PATH]
+                [--allow-oversubscribe]
   campaign.py report DIR
 
 `run` runs the model of CAMPAIGN.json on each rank count (smallest first), each `repetitions`
 times, and writes DIR/results.csv and DIR/results.json, one row per run, failed runs included.
+`run` refuses rank counts whose ranks x threads exceed this machine's cores (CPU backend) or GPUs
+(GPU backend): oversubscribed runs measure waiting, not the code. --allow-oversubscribe runs them
+anyway with a warning (tests on small machines, or a launcher that spreads ranks over nodes).
 `report` draws DIR/efficiency.png and DIR/time_per_cell.png (measurements beside the performance
-model's curve) and writes DIR/report.md (the table). docs/campaigns.md describes the campaign file.
+model's curve; a log axis where values span a decade or more) and writes DIR/report.md (the
+table). docs/campaigns.md describes the campaign file.
 """
 import argparse
 import csv
@@ -167,7 +172,8 @@ def tail(path, lines=8):
 def timed_rows(path, warmup):
     """Iterations and seconds of the steps after the warm-up, from diagnostics.csv."""
     with open(path) as f:
-        rows = list(csv.DictReader(f))[warmup:]
+        # The start row (no step taken: 0 seconds) is not a step.
+        rows = [r for r in csv.DictReader(f) if float(r["seconds"]) > 0][warmup:]
     if not rows:
         raise ValueError("diagnostics.csv holds no step after the warm-up")
     iterations = sum(float(r["iterations"]) for r in rows)
@@ -317,12 +323,52 @@ def progress(i, total, r):
           f"rep {r['repetition']}: {msg}", flush=True)
 
 
+def local_gpus():
+    """GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else what nvidia-smi lists."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip() and d.strip() != "-1"])
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
+
+
+def oversubscribed(c, ranks):
+    """Why `ranks` ranks would oversubscribe this machine, or None. Threads per rank:
+    OMP_NUM_THREADS when set (staghorn otherwise shares the cores out, one thread at least)."""
+    backend = c["set"].get("backend", get_path(c["config"], "backend", "auto"))
+    gpus = local_gpus()
+    if backend == "cuda" or (backend == "auto" and gpus > 0):
+        return None if ranks <= gpus else f"{ranks} ranks on {gpus} GPU(s)"
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    threads = int(os.environ.get("OMP_NUM_THREADS") or 1)
+    if ranks * threads <= cores:
+        return None
+    return f"{ranks} ranks x {threads} thread(s) on {cores} cores"
+
+
+def check_oversubscription(c, allow):
+    """Refuses (or, when allowed, warns about) rank counts that oversubscribe the machine."""
+    over = [why for why in (oversubscribed(c, n) for n in c["ranks"]) if why]
+    if not over:
+        return
+    what = "; ".join(over)
+    if not allow:
+        raise CampaignError(f"ranks: {what}: oversubscribed runs time the waiting, not the code "
+                            "(use fewer ranks, or --allow-oversubscribe to run them anyway)")
+    print(f"campaign.py: warning: oversubscribed: {what}; their times and efficiencies do not "
+          "measure the code", file=sys.stderr)
+
+
 def cmd_run(args):
     c = load_campaign(args.campaign)
     staghorn = args.staghorn or shutil.which("staghorn")
     if not staghorn:
         raise CampaignError("no staghorn on PATH: give --staghorn PATH")
     args.staghorn = os.path.abspath(staghorn) if os.path.exists(staghorn) else staghorn
+    check_oversubscription(c, args.allow_oversubscribe)
     os.makedirs(args.output, exist_ok=True)
     rows, pi = [], None
     total = len(c["ranks"]) * c["repetitions"]
@@ -367,9 +413,17 @@ def plot(path, rows, key, scale, ylabel, title, model_key, model_scale, ideal=No
     if model:
         ax.plot(list(model), [model_scale(statistics.median(v), n) for n, v in model.items()],
                 "--s", color="C1", label="performance model")
+    shown = [scale(v, n) for n, vs in meas.items() for v in vs]
+    shown += [model_scale(v, n) for n, vs in model.items() for v in vs if v]
+    # Values over a decade or more (e.g. an oversubscribed run 1000 times slower): a log axis
+    # keeps the others readable.
+    spans_decades = bool(shown) and min(shown) > 0 and max(shown) >= 10 * min(shown)
+    if spans_decades:
+        ax.set_yscale("log")
     if ideal is not None:
         ax.axhline(ideal, color="gray", lw=0.8, ls=":", label="ideal")
-        ax.set_ylim(bottom=0)
+        if not spans_decades:
+            ax.set_ylim(bottom=0)
     failed = sorted({r["ranks"] for r in rows} - set(meas))
     for i, n in enumerate(failed):  # no point to draw: say why
         ax.axvline(n, color="C3", ls=":", lw=1, label="failed runs" if i == 0 else None)
@@ -385,6 +439,7 @@ def plot(path, rows, key, scale, ylabel, title, model_key, model_scale, ideal=No
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+    return ax.get_yscale()
 
 
 def cmd_report(args):
@@ -442,6 +497,8 @@ def main(argv=None):
     r.add_argument("--launcher", default="mpirun -np {n}",
                    help="command template, {n} the rank count (default: %(default)s)")
     r.add_argument("--staghorn", help="the staghorn executable (default: the one on PATH)")
+    r.add_argument("--allow-oversubscribe", action="store_true",
+                   help="run rank counts whose ranks x threads exceed the cores or GPUs (warns)")
     rep = sub.add_parser("report", help="plots and table of a campaign's results")
     rep.add_argument("dir")
     args = p.parse_args(argv)

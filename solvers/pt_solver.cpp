@@ -111,7 +111,11 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
       const real target = opt_.relative ? opt_.tol * start[e].norm : opt_.tol;
       done = done && r[e].norm <= target;
     }
-    if (done) return report.residuals = r, report;
+    if (done) {
+      report.residuals = r;
+      for (std::size_t e = 0; e < r.size(); ++e) report.residuals[e].start = start[e].norm;
+      return report;
+    }
     if (it >= opt_.max_iter)
       throw NumericalError("pt solver: not converged after " + std::to_string(it) +
                            " iterations (residuals " + describe(r) + ")");

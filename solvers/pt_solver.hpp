@@ -15,6 +15,7 @@ struct Residual {
   // (or whose inverse underflowed to 0) would turn any residual into 0 or NaN, so the solver
   // treats a scale that is not finite and positive as a numerical failure, never as convergence.
   double scale = 1;
+  double start = 0;  // the norm at the start of the step (set by Solver::solve)
 };
 
 // What a model offers the pseudo-transient solver for one implicit physical time step.
@@ -50,7 +51,7 @@ struct Options {
 struct SolveReport {
   long long iterations = 0;  // all iterations, those of abandoned attempts included
   int retries = 0;
-  std::vector<Residual> residuals;  // at the end, absolute
+  std::vector<Residual> residuals;  // at the end, absolute, with their start norms
 };
 
 // Iterates a Problem to convergence: checks the residuals every `ncheck` iterations. On NaN/Inf

@@ -16,14 +16,48 @@ using namespace staghorn;
 
 constexpr const char* kUsage = R"(usage:
   staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--overwrite]
-               [--dry-run]
-  staghorn check CONFIG [--set path=value]...
-  staghorn describe [MODEL]
-  staghorn --help | --version
+               [--dry-run] [--print-config]
+  staghorn check CONFIG [--set path=value]... [--print-config]
+  staghorn describe [MODEL] [--json-schema]
+  staghorn COMMAND --help | staghorn --help | --version
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
 2 bad command line, 3 numerical failure (NaN, divergence, no convergence), 4 other errors,
 5 a peer rank stalled or was lost (no answer within exchange.timeout_s), 6 stopped early by
 SIGTERM, SIGINT or run.walltime after writing a restart snapshot (named in the message).
+)";
+
+constexpr const char* kRunHelp = R"(usage: staghorn run CONFIG [options]
+Runs the model of the JSON config CONFIG; writes snapshots (PREFIX_STEP.nc), their ParaView index
+(PREFIX.xmf), diagnostics.csv, diagnostics.nc and metrics.jsonl to output.dir.
+  --set path=value     override one key (grid.n=[64,64,1], time.steps=100; repeatable)
+  --output DIR         output directory (overrides output.dir)
+  --restart SNAPSHOT   continue from a snapshot's step and time to time.steps
+  --overwrite          delete another run's snapshots in the output directory first
+  --dry-run            check everything and print the summary and the performance model's
+                       prediction; write nothing
+  --print-config       with --dry-run: also print the resolved config (defaults filled in)
+Every error of the config is reported at once; nothing is written before all checks pass.
+Exit codes: 0 success, 1 bad input, 2 bad command line, 3 numerical failure, 4 other errors,
+5 a peer rank stalled or was lost, 6 stopped early (SIGTERM, SIGINT, run.walltime) after writing
+a restart snapshot.
+)";
+
+constexpr const char* kCheckHelp =
+    R"(usage: staghorn check CONFIG [--set path=value]... [--print-config]
+Checks a config as `run` would (keys, types, ranges, grid, backend, decomposition, restart
+file) and prints a one-line summary: model, backend, ranks, process grid, local block, halo.
+Every error of the config is reported at once, with its key's path. Writes nothing.
+  --set path=value     override one key (repeatable)
+  --print-config       also print the resolved config (defaults filled in), after the summary
+Exit codes: 0 valid, 1 bad input, 2 bad command line.
+)";
+
+constexpr const char* kDescribeHelp = R"(usage: staghorn describe [MODEL] [--json-schema]
+Without MODEL: lists the models. With MODEL: every configuration key of that model with its
+type, default, accepted values and meaning.
+  --json-schema        print a JSON Schema (draft-07) of every model's keys instead, for
+                       editors to complete and validate configs, e.g.
+                       staghorn describe --json-schema > staghorn.schema.json
 )";
 
 struct UsageError : std::runtime_error {
@@ -34,6 +68,9 @@ struct Command {
   std::string verb;
   app::RunRequest request;
   bool dry_run = false;
+  bool print_config = false;
+  bool json_schema = false;
+  bool help = false;
   std::string model;
 };
 
@@ -62,6 +99,12 @@ Command parse(int argc, char** argv) {
       c.request.overwrite = true;
     else if (a == "--dry-run")
       c.dry_run = true;
+    else if (a == "--print-config")
+      c.print_config = true;
+    else if (a == "--json-schema" && c.verb == "describe")
+      c.json_schema = true;
+    else if (a == "--help" || a == "-h")
+      c.help = true;
     else if (a.rfind("--", 0) == 0)
       throw UsageError("unknown option " + a);
     else if (c.verb == "describe" && c.model.empty())
@@ -71,6 +114,7 @@ Command parse(int argc, char** argv) {
     else
       throw UsageError("unexpected argument " + a);
   }
+  if (c.help) return c;
   if ((c.verb == "run" || c.verb == "check") && c.request.config_path.empty())
     throw UsageError(c.verb + " needs a CONFIG file");
   return c;
@@ -88,11 +132,22 @@ void describe(const std::string& name, std::ostream& out) {
   app::schema_for(m).describe(out);
 }
 
+// `staghorn COMMAND --help`.
+int help(const std::string& verb) {
+  if (verb == "run") return std::cout << kRunHelp, 0;
+  if (verb == "check") return std::cout << kCheckHelp, 0;
+  if (verb == "describe") return std::cout << kDescribeHelp, 0;
+  throw UsageError("unknown command " + verb);
+}
+
 int execute(const Command& c, const Comm& comm) {
-  if (c.verb == "describe") {
+  if (c.help) return comm.root() ? help(c.verb) : 0;
+  if (c.verb == "describe" && c.json_schema) {
+    if (comm.root()) std::cout << app::config_json_schema().dump(2) << "\n";
+  } else if (c.verb == "describe") {
     if (comm.root()) describe(c.model, std::cout);
   } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {
-    app::check(c.request, comm, std::cout);
+    app::check(c.request, comm, std::cout, c.print_config);
     if (c.dry_run) app::predict(c.request, comm, std::cout);
   } else if (c.verb == "run") {
     app::run(c.request, comm, std::cout);
@@ -113,8 +168,9 @@ int report(const Comm& comm, const char* kind, const std::exception& e, int code
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  // Global options come first; `staghorn COMMAND --help` is the command's own help.
+  if (argc > 1) {
+    const std::string a = argv[1];
     if (a == "--help" || a == "-h") return std::cout << kUsage, 0;
     if (a == "--version") return std::cout << "staghorn " << STAGHORN_VERSION << "\n", 0;
   }

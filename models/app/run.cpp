@@ -19,6 +19,7 @@
 #include "io/records.hpp"
 #include "io/snapshot.hpp"
 #include "io/time_series.hpp"
+#include "io/xdmf.hpp"
 #include "models/app/fault.hpp"
 #include "models/app/inapplicable.hpp"
 #include "models/app/output_dir.hpp"
@@ -113,6 +114,25 @@ void check_memory(const Setup& s, int node_ranks) {
       " rank(s) share it); use more ranks or a smaller grid");
 }
 
+// grid.units names the coordinates' unit of length: the model's own by default. A dimensional
+// model computes in its SI units, so another name would mislabel every output.
+void apply_grid_units(Setup& s) {
+  std::string& units = s.settings.grid.units;
+  const io::UnitSystem& model = s.model->units;
+  if (units.empty()) units = model.length;
+  if (model.dimensional() && units != model.length)
+    throw io::ConfigError("grid.units: the " + s.model->name + " model computes in SI units, " +
+                          "lengths in " + model.length + ", not \"" + units + "\"");
+  s.config["grid"]["units"] = units;  // the stored config says what was written
+}
+
+// The model's units with the coordinates' unit of length.
+io::UnitSystem output_units(const Setup& s) {
+  io::UnitSystem u = s.model->units;
+  u.length = s.settings.grid.units;
+  return u;
+}
+
 Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int node_ranks) {
   Setup s;
   s.config = resolve_config(request);
@@ -120,6 +140,7 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int no
   s.settings = RunSettings::from(s.config);
   check_output_dir(s.settings.output_dir);
   s.model = &find_model(s.settings.model);
+  apply_grid_units(s);
   s.exec = make_exec(s.settings.backend, node_rank);
   // From here on every wait of the run (halos, reductions) gives up after exchange.timeout_s.
   const Comm job = comm.with_timeout(s.settings.timeout_s);
@@ -163,6 +184,29 @@ std::string snapshot_path(const RunSettings& s, long long step) {
   return (fs::path(s.output_dir) / (s.prefix + name)).string();
 }
 
+// The run's XDMF index (PREFIX.xmf beside the snapshots), kept by rank 0; a restart takes over
+// the snapshots of its directory up to its step.
+std::unique_ptr<io::XdmfIndex> xdmf_index(const RunSettings& rs, const Model& model,
+                                          long long start_step) {
+  std::vector<io::XdmfField> fields;
+  for (const Field* f : model.output_fields()) fields.push_back({f->name(), f->location()});
+  auto index =
+      std::make_unique<io::XdmfIndex>((fs::path(rs.output_dir) / (rs.prefix + ".xmf")).string(),
+                                      rs.grid, fields, static_cast<int>(sizeof(real)));
+  if (!rs.restart.empty()) index->adopt_existing(rs.prefix, start_step);
+  return index;
+}
+
+// Rank 0 alone keeps the index, so a failure must not end its rank only (the others would wait
+// in the next collective); the snapshot, the primary output, is written, so the run goes on.
+void update_index(io::XdmfIndex& index, const std::string& snapshot, const LoopState& st) {
+  try {
+    index.add(snapshot, st.step, st.time);
+  } catch (const std::exception& e) {
+    std::cerr << "staghorn: warning: the ParaView index is not updated: " << e.what() << "\n";
+  }
+}
+
 std::vector<std::string> series_columns(const std::vector<Diagnostic>& diagnostics) {
   std::vector<std::string> cols{"step", "time", "iterations", "residual", "seconds"};
   for (const auto& d : diagnostics) cols.push_back(d.first);
@@ -200,6 +244,22 @@ double max_residual(const StepReport& r) {
   double m = 0;
   for (const auto& e : r.residuals) m = std::max<double>(m, e.norm);
   return m;
+}
+
+// What solver.tol applies to (pt_solver.cpp): each residual over its start, or the residual.
+io::ResidualMeasure residual_measure(const io::json& config) {
+  if (!config.contains("solver") || !config["solver"].contains("tol_mode")) return {};
+  const bool relative = io::at_path(config, "solver.tol_mode") == "relative";
+  return {relative ? "relative residual" : "absolute residual",
+          io::at_path(config, "solver.tol").get<double>()};
+}
+
+// The residual the progress line shows: the largest of what the tolerance measures.
+double measured_residual(const StepReport& r, const io::ResidualMeasure& m) {
+  if (m.name != "relative residual") return max_residual(r);
+  double worst = 0;
+  for (const auto& e : r.residuals) worst = std::max(worst, e.start > 0 ? e.norm / e.start : 0.0);
+  return worst;
 }
 
 std::string now_utc() {
@@ -303,18 +363,18 @@ io::json resolve_config(const RunRequest& request) {
   return schema_for(find_model(model.get<std::string>())).resolve(user);
 }
 
-void check(const RunRequest& request, const Comm& comm, std::ostream& out) {
+void check(const RunRequest& request, const Comm& comm, std::ostream& out, bool print_config) {
   const NodeComm node(comm);
   Setup s;
   together(comm, [&] { s = prepare(request, comm, node.rank(), node.size()); });
   if (!comm.root()) return;
   warn(s.warnings);
   const Int3 d = s.dec->dims(), l = s.dec->local_cells();
-  out << s.config.dump(2) << "\n";
   out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
       << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block " << l.x
       << " x " << l.y << " x " << l.z << " cells, halo of the busiest rank "
       << Decomposition::halo_cost(s.settings.grid, d, s.model->halo) << " cells per field\n";
+  if (print_config) out << s.config.dump(2) << "\n";
 }
 
 void predict(const RunRequest& request, const Comm& world, std::ostream& out) {
@@ -342,8 +402,10 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     if (comm.root()) take_output_dir(rs.output_dir, rs.prefix, request.overwrite);
   });
   Watchdog watchdog(comm.size() == 1, rs.timeout_s);  // several ranks: each waits on the others
-  const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump()};
+  const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump(), output_units(s)};
   std::string last_written = rs.restart;
+  std::unique_ptr<io::XdmfIndex> index;
+  if (comm.root()) index = xdmf_index(rs, *model, state.step);
   auto last_good = [&] {
     return "the last good snapshot is " +
            (last_written.empty() ? std::string("none") : "'" + last_written + "'");
@@ -367,13 +429,19 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
       throw SnapshotWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(), true);
     }
     last_written = path;
+    if (index) update_index(*index, last_written, st);
   };
   std::unique_ptr<io::CsvSeries> series;
   std::vector<Diagnostic> diagnostics = model->diagnostics();  // collective
   const auto columns = series_columns(diagnostics);
-  if (comm.root())
+  const std::vector<double> start_cost{0, 0, 0};  // the start row: no step taken yet
+  if (comm.root()) {
     series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
                                              columns, !rs.restart.empty());
+    // A restart appending to its run's file has the row already; one into a new directory not.
+    if (series->fresh())
+      series->row(concat({double(state.step), state.time}, concat(start_cost, diagnostics)));
+  }
   // Every diagnostics_every-th step (and the start of a new run); rank 0 writes, the values are
   // already global. A restart trims the file to its step (see io/time_series.hpp).
   std::unique_ptr<io::TimeSeries> nc_series;
@@ -383,8 +451,9 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     if (!rs.restart.empty()) resume = state.step;
     nc_series = std::make_unique<io::TimeSeries>(
         (fs::path(rs.output_dir) / "diagnostics.nc").string(), nc_columns(*model, diagnostics),
-        "Staghorn " + rs.model + " diagnostics", resume);
-    if (!resume) nc_series->append(state.step, state.time, concat({0, 0, 0}, diagnostics));
+        "Staghorn " + rs.model + " diagnostics", resume, output_units(s));
+    if (nc_series->records() == 0)
+      nc_series->append(state.step, state.time, concat(start_cost, diagnostics));
   });
   if (rs.restart.empty() && rs.output_initial) write(state);
 
@@ -394,7 +463,8 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;
-  io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps);
+  const io::ResidualMeasure measure = residual_measure(s.config);
+  io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps, measure);
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     // Every step, before anything reports it: the first non-finite state ends the run.
@@ -409,7 +479,8 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     const std::vector<double> cost{double(r.iterations), max_residual(r), seconds};
     if (series) series->row(concat({double(st.step), st.time}, concat(cost, diagnostics)));
     if (nc_series && diagnose) nc_series->append(st.step, st.time, concat(cost, diagnostics));
-    progress.step(st.step, st.time, r.iterations, max_residual(r), cells * iterations);
+    progress.step(st.step, st.time, r.iterations, measured_residual(r, measure),
+                  cells * iterations);
     const std::string why = stop.due(comm, seconds);
     if (!why.empty()) throw StopNow{why, st};
   };

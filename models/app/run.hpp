@@ -43,9 +43,10 @@ struct RunRequest {
 io::json resolve_config(const RunRequest& request);
 
 // `staghorn check` / `run --dry-run`: validates everything a run would (grid, backend,
-// decomposition, restart file) and prints the resolved config and the decomposition. Writes
-// nothing.
-void check(const RunRequest& request, const Comm& comm, std::ostream& out);
+// decomposition, restart file) and prints a one-line summary (model, backend, decomposition),
+// then the resolved config if `print_config`. Writes nothing.
+void check(const RunRequest& request, const Comm& comm, std::ostream& out,
+           bool print_config = false);
 
 // `staghorn run --dry-run`, after `check`: builds the model (no step taken), probes the link and
 // prints the performance model's prediction (models/app/performance.hpp).

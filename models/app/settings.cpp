@@ -25,7 +25,9 @@ void add_run_options(io::Schema& s) {
         "Coordinates of the domain's low corner");
   s.add("grid.periodic", Type::bool3, io::json::array({false, false, false}),
         "Periodic axes; the others are bounded and take the model's boundary conditions");
-  s.add("grid.units", Type::string, "1", "Units of length written with the coordinates");
+  s.add("grid.units", Type::string, "",
+        "Units of length written with the coordinates (empty: the model's own, m for the SI "
+        "models, 1 for scaled ones; a dimensional model accepts only its own)");
   s.add("decomposition.dims", Type::int3, io::json::array({0, 0, 0}),
         "Process grid (px, py, pz); all zeros: the one with the fewest halo cells per rank")
       .at_least(0);

@@ -47,6 +47,8 @@ ModelInfo Diffusion::info() {
                 return std::make_unique<Diffusion>(ctx);
               }};
   i.arrays = 4;  // H, H_new, H_old, dH/dtau
+  i.units.scaling =
+      "lengths in grid.length units, time in time.dt units, H in its initial condition's units";
   return i;
 }
 

@@ -102,6 +102,9 @@ ModelInfo HydroMech::info() {
                 return std::make_unique<HydroMech>(ctx);
               }};
   i.arrays = 49;  // the coupled variant: 44 fields and 5 sources (models/hydromech/coupled.hpp)
+  i.units.scaling =
+      "lengths in compaction lengths, time in compaction times, porosity in phi0, pressures in "
+      "B delta (docs/models/hydromech.md, Scaling)";
   return i;
 }
 

@@ -79,6 +79,9 @@ ModelInfo Mhd::info() {
               }};
   i.halo = 3;        // the default order 6; the model's layout takes order / 2 itself
   i.arrays = 3 * 8;  // state, next stage, RK3 registers
+  i.units.scaling =
+      "Pencil Code units: lengths in grid.length units, velocities in those of mhd.cs0, density "
+      "in exp(mhd.lnrho0), magnetic field with permeability mhd.mu0";
   return i;
 }
 

@@ -108,6 +108,7 @@ ModelInfo Stokes::info() {
               },
               1};
   i.arrays = 33;  // V, P, tau: current, new, old; mu, mu_max, rho (models/stokes/stokes.hpp)
+  i.units = {"m", "s", ""};  // SI: viscosity in Pa s, density in kg m-3, gravity in m s-2
   return i;
 }
 

@@ -288,6 +288,13 @@ struct CellValue {
 };
 }  // namespace
 
+std::vector<io::SeriesColumn> Stokes::diagnostic_columns() const {
+  return {{"v_rms", "m s-1", "root mean square velocity"},
+          {"v_max", "m s-1", "largest speed"},
+          {"P_max", "Pa", "largest pressure"},
+          {"P_min", "Pa", "smallest pressure"}};
+}
+
 std::vector<Diagnostic> Stokes::diagnostics() {
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();

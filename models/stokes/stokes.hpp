@@ -47,6 +47,7 @@ class Stokes final : public Model, public pt::Problem {
   std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
+  std::vector<io::SeriesColumn> diagnostic_columns() const override;
   // Read: V, P, tau (Dim + 1 + Dim (Dim + 1) / 2 arrays), mu, mu_max, rho; written: V, P, tau.
   double bytes_per_cell_iteration() const override;
 

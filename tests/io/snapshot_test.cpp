@@ -233,7 +233,7 @@ void expect_coordinate(int nc, const Grid& g, int axis, bool face) {
   EXPECT_EQ(text_att(nc, var, "long_name"),
             std::string(names[axis]) + " coordinate of cell " + (face ? "faces" : "centres"));
   const char* upper[3] = {"X", "Y", "Z"};
-  EXPECT_EQ(text_att(nc, var, "axis"), face ? "<missing>" : upper[axis]);
+  EXPECT_EQ(text_att(nc, var, "axis"), upper[axis]);  // faces too: xgcm pairs them by axis
   double shift = 0;
   EXPECT_EQ(nc_get_att_double(nc, var, "c_grid_axis_shift", &shift), face ? NC_NOERR : NC_ENOTATT);
   if (face) {
@@ -256,6 +256,13 @@ void expect_globals(int nc, const SnapshotMeta& meta) {
   ASSERT_EQ(nc_get_var_double(nc, time, &t), NC_NOERR);
   EXPECT_EQ(bits(t), bits(meta.time));
   EXPECT_EQ(text_att(nc, time, "long_name"), "model time");
+  EXPECT_EQ(text_att(nc, time, "units"), meta.units.time);
+  EXPECT_EQ(text_att(nc, time, "axis"), "<missing>");  // elapsed time, not a CF date axis
+  int step = -1;
+  long long s = -1;
+  ASSERT_EQ(nc_inq_varid(nc, "step", &step), NC_NOERR);
+  ASSERT_EQ(nc_get_var_longlong(nc, step, &s), NC_NOERR);
+  EXPECT_EQ(s, meta.step);
 }
 
 void expect_fields(int nc, const Grid& g) {

@@ -95,7 +95,7 @@ std::string attribute(int id, const char* var, const char* name) {
   int v = -1;
   EXPECT_EQ(nc_inq_varid(id, var, &v), NC_NOERR) << var;
   char text[256] = {};
-  EXPECT_EQ(nc_get_att_text(id, v, name, text), NC_NOERR) << var << ":" << name;
+  if (nc_get_att_text(id, v, name, text) == NC_ENOTATT) return "<missing>";
   return text;
 }
 
@@ -106,7 +106,9 @@ TEST_F(TimeSeriesTest, VariablesCarryUnitsAndLongNames) {
   EXPECT_EQ(attribute(id, "mass", "units"), "kg");
   EXPECT_EQ(attribute(id, "mass", "long_name"), "total mass");
   EXPECT_EQ(attribute(id, "urms", "long_name"), "urms");  // none given: the name
-  EXPECT_EQ(attribute(id, "time", "axis"), "T");
+  // Elapsed model time, not a CF date axis (io/snapshot.cpp's define_time says why).
+  EXPECT_EQ(attribute(id, "time", "axis"), "<missing>");
+  EXPECT_EQ(attribute(id, "time", "units"), "1");
   int unlimited = -1, time = -1;
   EXPECT_EQ(nc_inq_unlimdim(id, &unlimited), NC_NOERR);
   EXPECT_EQ(nc_inq_dimid(id, "time", &time), NC_NOERR);

@@ -197,3 +197,54 @@ TEST(Cli, HelpVersionDescribeAndCheck) {
 }
 
 }  // namespace
+
+namespace {
+
+// Five different mistakes in one config: all five are reported by one run, with their paths.
+TEST_F(CliErrors, EveryConfigErrorInOnePass) {
+  const std::string cfg = config(R"({"backend": "gpu", "grid": {"n": [16, 16, 1], "nn": 3},
+      "time": {"dt": "fast", "steps": -1}, "diffusion": {"D00": 1.0}})");
+  expect_failure(cfg, 1, "5 errors in the configuration:");
+  const Result r = run("check " + cfg);
+  EXPECT_EQ(r.code, 1);
+  for (const char* message :
+       {"backend: must be one of auto, cpu, cuda, got \"gpu\"", "grid.nn: unknown key",
+        "time.dt: expected a number, got \"fast\" (string)", "time.steps: must be >= 0, got -1",
+        "diffusion.D00: unknown key (did you mean diffusion.D0?)"})
+    EXPECT_NE(r.output.find(message), std::string::npos) << message << " not in:\n" << r.output;
+}
+
+TEST(Cli, CheckPrintsTheSummaryAndTheConfigOnlyWhenAsked) {
+  const fs::path cfg = fs::temp_directory_path() / ("staghorn-check-" + std::to_string(::getpid()));
+  std::ofstream(cfg) << R"({"backend": "cpu", "grid": {"n": [16, 16, 1]}})";
+  const Result plain = run("check " + cfg.string());
+  EXPECT_EQ(plain.code, 0) << plain.output;
+  EXPECT_EQ(plain.output.rfind("model diffusion, backend cpu", 0), 0u) << plain.output;
+  EXPECT_EQ(plain.output.find("\"grid\""), std::string::npos) << plain.output;
+  const Result full = run("check " + cfg.string() + " --print-config");
+  EXPECT_EQ(full.output.rfind("model diffusion, backend cpu", 0), 0u) << full.output;
+  EXPECT_NE(full.output.find("\"grid\""), std::string::npos) << full.output;
+  fs::remove(cfg);
+}
+
+TEST(Cli, EachCommandHasItsHelp) {
+  for (const std::string verb : {"run", "check", "describe"}) {
+    const Result r = run(verb + " --help");
+    EXPECT_EQ(r.code, 0) << verb;
+    EXPECT_EQ(r.output.rfind("usage: staghorn " + verb, 0), 0u) << r.output;
+  }
+  EXPECT_NE(run("run --help").output.find("--restart SNAPSHOT"), std::string::npos);
+  EXPECT_NE(run("describe --help").output.find("--json-schema"), std::string::npos);
+}
+
+TEST(Cli, DescribeEmitsAJsonSchemaOfEveryModel) {
+  const Result r = run("describe --json-schema");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* text :
+       {"\"$schema\": \"http://json-schema.org/draft-07/schema#\"", "\"const\": \"stokes\"",
+        "\"const\": \"mhd\"", "\"additionalProperties\": false", "\"exclusiveMinimum\": 0.0",
+        "\"enum\": [\n", "\"minItems\": 3"})
+    EXPECT_NE(r.output.find(text), std::string::npos) << text;
+}
+
+}  // namespace

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "io/snapshot.hpp"
+#include "io/time_series.hpp"
 #include "models/app/run.hpp"
 #include "precision.hpp"
 #include "test_dirs.hpp"
@@ -68,6 +69,35 @@ TEST(Restart, ContinuesBitIdentically) {
   std::size_t differ = 0;
   for (std::size_t i = 0; i < a.size(); ++i) differ += (a[i] != b[i]);
   EXPECT_EQ(differ, 0u) << "values differ after restart";
+  // The same times, and the ParaView index of the restarted run lists every snapshot of the
+  // directory, as the uninterrupted run's does.
+  EXPECT_EQ(io::read_snapshot(dir.path("halves") + "/snapshot_000008.nc", dec, {}).time,
+            io::read_snapshot(dir.path("once") + "/snapshot_000008.nc", dec, {}).time);
+  if (comm.root()) {
+    const auto text = [&](const std::string& run) {
+      std::ifstream in(dir.path(run) + "/snapshot.xmf");
+      std::stringstream s;
+      s << in.rdbuf();
+      return s.str();
+    };
+    EXPECT_EQ(text("halves"), text("once"));
+    EXPECT_NE(text("once").find("<Time Value=\"0.004\"/>"), std::string::npos) << text("once");
+  }
+  // A restart into a new directory starts its diagnostics with the restart's state.
+  app::RunRequest elsewhere = request(config, dir.path("elsewhere"));
+  elsewhere.restart = second.restart;
+  elsewhere.overrides = {"time.steps=5"};
+  app::run(elsewhere, comm, log);
+  if (comm.root()) {
+    const io::SeriesData nc = io::read_time_series(dir.path("elsewhere") + "/diagnostics.nc");
+    ASSERT_GE(nc.records(), 1u);
+    EXPECT_EQ(nc.step.front(), 4);
+    std::ifstream csv(dir.path("elsewhere") + "/diagnostics.csv");
+    std::string header, start;
+    std::getline(csv, header);
+    std::getline(csv, start);
+    EXPECT_EQ(start.rfind("4,0.002,0,", 0), 0u) << start;
+  }
   // And the run did something: the state changed from the initial box.
   const std::vector<real> h0 = read_H(dir.path("once") + "/snapshot_000000.nc", dec);
   EXPECT_NE(h0, a);

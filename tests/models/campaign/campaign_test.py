@@ -20,8 +20,39 @@ def campaign(args, *cmd):
 
 
 def run(args, campaign_file, out):
+    # 4 ranks on CI's 2 cores: allowed here, the runs only need to finish.
     return campaign(args, "run", campaign_file, "--output", out, "--launcher", args.launcher,
-                    "--staghorn", args.staghorn)
+                    "--staghorn", args.staghorn, "--allow-oversubscribe")
+
+
+def oversubscription_refused(args):
+    """More ranks than cores: refused before any run, unless --allow-oversubscribe."""
+    cores = len(os.sched_getaffinity(0))
+    with open(args.example) as f:
+        c = json.load(f)
+    c["ranks"] = [1, 4 * cores]
+    path = os.path.join(args.work, "oversubscribed.json")
+    with open(path, "w") as f:
+        json.dump(c, f)
+    out = os.path.join(args.work, "oversubscribed")
+    r = subprocess.run([sys.executable, args.campaign_py, "run", path, "--output", out,
+                        "--launcher", args.launcher, "--staghorn", args.staghorn],
+                       capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert f"{4 * cores} ranks x 1 thread(s) on {cores} cores" in r.stderr, r.stderr
+    assert "--allow-oversubscribe" in r.stderr and not os.path.exists(out), r.stderr
+
+
+def log_axis_where_values_span_decades(args):
+    """The report's plots switch to a log axis when values span a decade or more."""
+    sys.path.insert(0, os.path.dirname(args.campaign_py))
+    import campaign as cp
+    rows = [{"status": "ok", "ranks": n, "t": t, "p": None} for n, t in ((1, 1e-3), (2, 2e-3))]
+    png = os.path.join(args.work, "axis.png")
+    same = cp.plot(png, rows, "t", lambda v, n: v, "s", "close", "p", lambda v, n: v)
+    rows.append({"status": "ok", "ranks": 4, "t": 1.0, "p": None})
+    spread = cp.plot(png, rows, "t", lambda v, n: v, "s", "spread", "p", lambda v, n: v)
+    assert (same, spread) == ("linear", "log"), (same, spread)
 
 
 def rows_of(out):
@@ -122,6 +153,8 @@ def main():
     args = p.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
+    oversubscription_refused(args)
+    log_axis_where_values_span_decades(args)
     weak(args)
     dry_run_prediction(args)
     strong_with_a_failure(args)
