@@ -7,37 +7,10 @@
 #include "core/for_each.hpp"
 
 namespace staghorn::diffusion {
-namespace {
 
-Material material_from(const io::json& c) {
-  Material m;
-  m.D0 = io::at_path(c, "diffusion.D0").get<real>();
-  m.n = io::at_path(c, "diffusion.exponent").get<real>();
-  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;  // see power()
-  return m;
-}
+Diffusion::Diffusion(const ModelContext& ctx) : Diffusion(ctx, Options::from(ctx.config)) {}
 
-SideBcs bcs_from(const io::json& c) {
-  SideBcs bcs;
-  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
-  for (int s = 0; s < 6; ++s) {
-    const std::string p = std::string("diffusion.boundary.") + sides[s];
-    bcs[s] = {parse_bc_kind(io::at_path(c, p + ".type").get<std::string>()),
-              io::at_path(c, p + ".value").get<real>()};
-  }
-  return bcs;
-}
-
-Diffusion::Kernel parse_kernel(const std::string& name) {
-  if (name == "generic") return Diffusion::Kernel::generic;
-  if (name == "marching") return Diffusion::Kernel::marching;
-  if (name == "pairs") return Diffusion::Kernel::pairs;
-  return Diffusion::Kernel::automatic;
-}
-
-}  // namespace
-
-Diffusion::Diffusion(const ModelContext& ctx)
+Diffusion::Diffusion(const ModelContext& ctx, const Options& opt)
     : dec_(ctx.dec),
       ex_(ctx.exec),
       layout_(ctx.layout()),
@@ -49,12 +22,12 @@ Diffusion::Diffusion(const ModelContext& ctx)
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       // Only communication with other ranks is worth hiding; local copies are not.
       hide_(ctx.hide_communication() && halo_.remote()),
-      bcs_(bcs_from(ctx.config)),
-      mat_(material_from(ctx.config)),
-      solver_(pt::Options::from(ctx.config)),
-      kernel_(parse_kernel(io::at_path(ctx.config, "diffusion.kernel").get<std::string>())),
-      cfl_(solver_.options().cfl) {
-  set_initial(io::at_path(ctx.config, "diffusion.initial"));
+      bcs_(opt.sides),
+      mat_(opt.material),
+      solver_(opt.solver),
+      kernel_(opt.kernel),
+      cfl_(opt.solver.cfl) {
+  set_initial(opt.initial);
 }
 
 void Diffusion::refresh() {

@@ -12,6 +12,19 @@ namespace staghorn::diffusion {
 // Equations and numerics: docs/models/diffusion.md.
 class Diffusion final : public Model, public pt::Problem {
  public:
+  // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
+  // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
+  enum class Kernel { automatic, generic, marching, pairs };
+  // Every key of the model, read once (options.cpp, beside the schema).
+  struct Options {
+    Material material;
+    SideBcs sides;
+    Kernel kernel;
+    pt::Options solver;
+    io::json initial;  // diffusion.initial, read by set_initial
+    static Options from(const io::json& config);
+  };
+
   explicit Diffusion(const ModelContext& ctx);
 
   static void add_options(io::Schema& schema);
@@ -32,12 +45,10 @@ class Diffusion final : public Model, public pt::Problem {
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
 
-  // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
-  // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
-  enum class Kernel { automatic, generic, marching, pairs };
   void set_march_chunk(int chunk) { march_chunk_ = chunk; }  // cells per thread (benchmarks)
 
  private:
+  Diffusion(const ModelContext& ctx, const Options& opt);
   Coefficients coefficients() const;
   Kernel kernel_for(int dims) const;
   template <int Dim>

@@ -1,7 +1,38 @@
 // The diffusion model's configuration keys and its entry in the model registry.
+#include <cmath>
+
 #include "models/diffusion/diffusion.hpp"
 
 namespace staghorn::diffusion {
+namespace {
+
+Material material_from(const io::json& c) {
+  Material m;
+  m.D0 = io::at_path(c, "diffusion.D0").get<real>();
+  m.n = io::at_path(c, "diffusion.exponent").get<real>();
+  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;  // see power()
+  return m;
+}
+
+SideBcs bcs_from(const io::json& c) {
+  SideBcs bcs;
+  const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+  for (int s = 0; s < 6; ++s) {
+    const std::string p = std::string("diffusion.boundary.") + sides[s];
+    bcs[s] = {parse_bc_kind(io::at_path(c, p + ".type").get<std::string>()),
+              io::at_path(c, p + ".value").get<real>()};
+  }
+  return bcs;
+}
+
+Diffusion::Kernel parse_kernel(const std::string& name) {
+  if (name == "generic") return Diffusion::Kernel::generic;
+  if (name == "marching") return Diffusion::Kernel::marching;
+  if (name == "pairs") return Diffusion::Kernel::pairs;
+  return Diffusion::Kernel::automatic;
+}
+
+}  // namespace
 
 void Diffusion::add_options(io::Schema& s) {
   using io::Type;
@@ -37,6 +68,16 @@ void Diffusion::add_options(io::Schema& s) {
     s.add(p + ".value", Type::number, 0.0,
           std::string("Dirichlet value of H on the ") + side + " side");
   }
+}
+
+Diffusion::Options Diffusion::Options::from(const io::json& c) {
+  Options o;
+  o.material = material_from(c);
+  o.sides = bcs_from(c);
+  o.kernel = parse_kernel(io::at_path(c, "diffusion.kernel").get<std::string>());
+  o.solver = pt::Options::from(c);
+  o.initial = io::at_path(c, "diffusion.initial");
+  return o;
 }
 
 ModelInfo Diffusion::info() {

@@ -9,24 +9,14 @@
 #include "models/hydromech/porosity_stats.hpp"
 
 namespace staghorn::hydromech {
-namespace {
+HydroMech::HydroMech(const ModelContext& ctx) : HydroMech(ctx, Options::from(ctx.config)) {}
 
-HydroMech::Kernel kernel_from(const io::json& c) {
-  const std::string k = io::at_path(c, "hydromech.kernel").get<std::string>();
-  if (k == "generic") return HydroMech::Kernel::generic;
-  if (k == "stored") return HydroMech::Kernel::stored;
-  if (k == "pairs") return HydroMech::Kernel::pairs;
-  throw Error("hydromech.kernel: unknown kernel \"" + k + "\" (generic, stored or pairs)");
-}
-
-}  // namespace
-
-HydroMech::HydroMech(const ModelContext& ctx)
+HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
     : dec_(ctx.dec),
       ex_(ctx.exec),
       layout_(ctx.layout()),
       up_(ctx.dec.grid().dims() - 1),
-      kernel_(kernel_from(ctx.config)),
+      kernel_(opt.kernel),
       phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
       Pe_("Pe", Location::cell, layout_, ex_.backend(), "1",
           "effective pressure (total minus fluid pressure)"),
@@ -38,11 +28,11 @@ HydroMech::HydroMech(const ModelContext& ctx)
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // 7-point stencils
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
-      pe_bcs_(pe_bcs_from(ctx.config)),
-      mat_(material_from(ctx.config)),
-      solver_(pt::Options::from(ctx.config)),
-      cfl_(solver_.options().cfl) {
-  set_initial(io::at_path(ctx.config, "hydromech.initial"));
+      pe_bcs_(opt.sides),
+      mat_(opt.material),
+      solver_(opt.solver),
+      cfl_(opt.solver.cfl) {
+  set_initial(opt.initial);
 }
 
 Coefficients HydroMech::coefficients() const {

@@ -19,6 +19,15 @@ class HydroMech final : public Model, public pt::Problem {
   // kept per cell and iteration in its own array; pairs: stored, two cells per thread (the GPU's
   // hot path; stored where a region has an odd x bound) (docs/models/hydromech.md, "Kernels").
   enum class Kernel { generic, stored, pairs };
+  // Every key of the reduced variant, read once (options.cpp, beside the schema).
+  struct Options {
+    Kernel kernel;
+    Material material;
+    PeBcs sides;
+    pt::Options solver;
+    io::json initial;  // hydromech.initial, read by set_initial
+    static Options from(const io::json& config);
+  };
 
   explicit HydroMech(const ModelContext& ctx);
 
@@ -47,6 +56,7 @@ class HydroMech final : public Model, public pt::Problem {
   void retry(real factor) override;
 
  private:
+  HydroMech(const ModelContext& ctx, const Options& opt);
   void apply_porosity_ghosts();
   Coefficients coefficients() const;
   template <int Dim>

@@ -1,8 +1,20 @@
 // The hydro-mechanical model's configuration keys and its entry in the model registry.
+#include "models/hydromech/config.hpp"
 #include "models/hydromech/coupled.hpp"
 #include "models/hydromech/hydromech.hpp"
 
 namespace staghorn::hydromech {
+namespace {
+
+HydroMech::Kernel kernel_from(const io::json& c) {
+  const std::string k = io::at_path(c, "hydromech.kernel").get<std::string>();
+  if (k == "generic") return HydroMech::Kernel::generic;
+  if (k == "stored") return HydroMech::Kernel::stored;
+  if (k == "pairs") return HydroMech::Kernel::pairs;
+  throw Error("hydromech.kernel: unknown kernel \"" + k + "\" (generic, stored or pairs)");
+}
+
+}  // namespace
 namespace {
 
 void add_material(io::Schema& s) {
@@ -85,6 +97,16 @@ void HydroMech::add_options(io::Schema& s) {
   add_material(s);
   add_initial(s);
   add_boundaries(s);
+}
+
+HydroMech::Options HydroMech::Options::from(const io::json& c) {
+  Options o;
+  o.kernel = kernel_from(c);
+  o.material = material_from(c);
+  o.sides = pe_bcs_from(c);
+  o.solver = pt::Options::from(c);
+  o.initial = io::at_path(c, "hydromech.initial");
+  return o;
 }
 
 ModelInfo HydroMech::info() {

@@ -21,37 +21,10 @@ const char* kLongNames[kMaxVars] = {
 
 int halo_of(int order) { return order / 2; }
 
-int order_from(const io::json& c) {
-  const int order = io::at_path(c, "mhd.order").get<int>();
-  if (order % 2 != 0)
-    throw io::ConfigError("mhd.order: must be 2, 4, 6 or 8, got " + std::to_string(order));
-  return order;
-}
-
 Layout layout_of(const Decomposition& dec, int order) {
   Int3 h;
   for (int a = 0; a < 3; ++a) h[a] = dec.grid().active(a) ? halo_of(order) : 0;
   return {dec.local_cells(), h};
-}
-
-Physics physics_from(const io::json& c) {
-  auto num = [&](const char* key) { return io::at_path(c, std::string("mhd.") + key).get<real>(); };
-  Physics p;
-  const real cs0 = num("cs0");
-  p.cs2_0 = cs0 * cs0;
-  p.gamma = num("gamma");
-  p.cp = num("cp");
-  p.lnrho0 = num("lnrho0");
-  p.nu = num("nu");
-  p.zeta = num("zeta");
-  p.eta = num("eta");
-  p.mu0 = num("mu0");
-  p.K = num("K");
-  p.heating = num("heating");
-  p.cooling = num("cooling");
-  const io::json& b = io::at_path(c, "mhd.B_ext");
-  p.B_ext = {b[0].get<real>(), b[1].get<real>(), b[2].get<real>()};
-  return p;
 }
 
 std::vector<Field> make_fields(const Layout& l, Backend b, int vars, const char* suffix) {
@@ -107,17 +80,18 @@ Int3 self_images(const HaloExchange& halo, const Layout& l, bool tiled_kernel) {
 
 }  // namespace
 
-Mhd::Mhd(const ModelContext& ctx)
+Mhd::Mhd(const ModelContext& ctx) : Mhd(ctx, Options::from(ctx.config)) {}
+
+Mhd::Mhd(const ModelContext& ctx, const Options& opt)
     : dec_(ctx.dec),
       ex_(ctx.exec),
-      layout_(layout_of(ctx.dec, order_from(ctx.config))),
-      order_(order_from(ctx.config)),
-      entropy_(!io::at_path(ctx.config, "mhd.isothermal").get<bool>()),
-      kinematic_(io::at_path(ctx.config, "mhd.kinematic").get<bool>()),
+      layout_(layout_of(ctx.dec, opt.order)),
+      order_(opt.order),
+      entropy_(!opt.isothermal),
+      kinematic_(opt.kinematic),
       // The tiled kernel is CUDA-only and 3-D; elsewhere the generic one runs.
-      tiled_(io::at_path(ctx.config, "mhd.kernel").get<std::string>() == "tiled" &&
-             ctx.dec.grid().dims() == 3),
-      ph_(physics_from(ctx.config)),
+      tiled_(opt.tiled && ctx.dec.grid().dims() == 3),
+      ph_(opt.physics),
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
       w_(make_fields(layout_, ex_.backend(), vars(), "_w")),
@@ -127,13 +101,13 @@ Mhd::Mhd(const ModelContext& ctx)
       // behind the generic kernel too (a 256^3 step on one H100: 26.0 ms hidden, 31.3 not).
       hide_(ctx.hide_communication() && halo_.segments() > 0),
       images_(self_images(halo_, layout_, tiled_ && ex_.on_device() && tiled_order(order_))),
-      rk_(rk3::Options::from(ctx.config)),
-      force_f0_(io::at_path(ctx.config, "mhd.forcing.amplitude").get<real>()),
-      force_kf_(io::at_path(ctx.config, "mhd.forcing.k").get<real>()),
-      force_sigma_(io::at_path(ctx.config, "mhd.forcing.helicity").get<real>()),
-      force_rng_(io::at_path(ctx.config, "mhd.forcing.seed").get<long long>()) {
+      rk_(opt.rk3),
+      force_f0_(opt.forcing.amplitude),
+      force_kf_(opt.forcing.k),
+      force_sigma_(opt.forcing.helicity),
+      force_rng_(opt.forcing.seed) {
   check_grid(dec_, order_);
-  set_initial(io::at_path(ctx.config, "mhd.initial"));
+  set_initial(opt.initial);
 }
 
 std::vector<const Field*> Mhd::output_fields() const {

@@ -14,6 +14,21 @@ namespace staghorn::mhd {
 // central differences of order 2-8, explicit 2N RK3. Equations and numerics: docs/models/mhd.md.
 class Mhd final : public Model, public rk3::Problem {
  public:
+  // Every key of the model, read once (options.cpp, beside the schema).
+  struct Options {
+    int order;
+    bool isothermal, kinematic;
+    bool tiled;  // mhd.kernel = tiled
+    Physics physics;
+    struct Forcing {
+      real amplitude, k, helicity;
+      long long seed;
+    } forcing;
+    rk3::Options rk3;
+    io::json initial;  // mhd.initial, read by set_initial
+    static Options from(const io::json& config);
+  };
+
   explicit Mhd(const ModelContext& ctx);
 
   static void add_options(io::Schema& schema);
@@ -45,6 +60,7 @@ class Mhd final : public Model, public rk3::Problem {
   }
 
  private:
+  Mhd(const ModelContext& ctx, const Options& opt);
   template <int Order>
   void stage_with(int index, real alpha, real beta, real dt);
   template <int Order, bool Entropy>

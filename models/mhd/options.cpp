@@ -70,6 +70,38 @@ void Mhd::add_options(io::Schema& s) {
       .at_least(0);
 }
 
+Mhd::Options Mhd::Options::from(const io::json& c) {
+  using io::at_path;
+  auto num = [&](const std::string& key) { return at_path(c, "mhd." + key).get<real>(); };
+  Options o;
+  o.order = at_path(c, "mhd.order").get<int>();
+  if (o.order % 2 != 0)
+    throw io::ConfigError("mhd.order: must be 2, 4, 6 or 8, got " + std::to_string(o.order));
+  o.isothermal = at_path(c, "mhd.isothermal").get<bool>();
+  o.kinematic = at_path(c, "mhd.kinematic").get<bool>();
+  o.tiled = at_path(c, "mhd.kernel").get<std::string>() == "tiled";
+  Physics& p = o.physics;
+  const real cs0 = num("cs0");
+  p.cs2_0 = cs0 * cs0;
+  p.gamma = num("gamma");
+  p.cp = num("cp");
+  p.lnrho0 = num("lnrho0");
+  p.nu = num("nu");
+  p.zeta = num("zeta");
+  p.eta = num("eta");
+  p.mu0 = num("mu0");
+  p.K = num("K");
+  p.heating = num("heating");
+  p.cooling = num("cooling");
+  const io::json& b = at_path(c, "mhd.B_ext");
+  p.B_ext = {b[0].get<real>(), b[1].get<real>(), b[2].get<real>()};
+  o.forcing = {num("forcing.amplitude"), num("forcing.k"), num("forcing.helicity"),
+               at_path(c, "mhd.forcing.seed").get<long long>()};
+  o.rk3 = rk3::Options::from(c);
+  o.initial = at_path(c, "mhd.initial");
+  return o;
+}
+
 ModelInfo Mhd::info() {
   ModelInfo i{"mhd",
               "Compressible non-ideal MHD (Pencil Code / Astaroth equations: ln rho, u, s, A), "

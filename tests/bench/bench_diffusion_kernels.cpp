@@ -4,15 +4,16 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/timer.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "models/diffusion/diffusion.hpp"
 
 using namespace staghorn;
+using bench::seconds_per;
 
 namespace {
 
@@ -49,15 +50,6 @@ void launch_shape(const Exec& ex, const Region& r, dim3 block, const F& f) {
   bounded_kernel<MinBlocks><<<grid, block, 0, ex.stream(Lane::inner)>>>(r, f);
 }
 #endif
-
-double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
-  body();  // warm-up: module load, caches
-  ex.synchronize();
-  Timer t;
-  for (int r = 0; r < reps; ++r) body();
-  ex.synchronize();
-  return t.seconds() / reps;
-}
 
 }  // namespace
 

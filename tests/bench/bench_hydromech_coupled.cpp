@@ -11,15 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/timer.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "models/hydromech/coupled.hpp"
 
 using namespace staghorn;
+using bench::seconds_per;
 
 namespace {
 
@@ -35,15 +36,6 @@ struct Stream {
     for (int a = 0; a < writes; ++a) f[reads + a].p[o] = s + a;
   }
 };
-
-double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
-  body();  // warm-up: module load, caches
-  ex.synchronize();
-  Timer t;
-  for (int r = 0; r < reps; ++r) body();
-  ex.synchronize();
-  return t.seconds() / reps;
-}
 
 io::json blob(int n, const std::string& kernel, double shear_modulus) {
   io::json b;
@@ -77,13 +69,8 @@ int main(int argc, char** argv) {
   const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
   std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, n, 2 * n, bw);
-  std::printf("%-40s %12s %10s %12s %10s\n", "variant", "ms/iteration", "A_eff GB", "T_eff GB/s",
-              "T_eff/copy");
-  auto report = [&](const std::string& name, double s, double bytes_per_cell) {
-    const double a_eff = bytes_per_cell * cells / 1e9;
-    std::printf("%-40s %12.4f %10.3f %12.1f %9.1f%%\n", name.c_str(), s * 1e3, a_eff, a_eff / s,
-                100 * a_eff / s / bw);
-  };
+  const bench::TeffTable table(cells, bw, 40);
+  auto report = [&](const std::string& name, double s, double bytes) { table.row(name, s, bytes); };
 
   struct Variant {
     std::string name, kernel;

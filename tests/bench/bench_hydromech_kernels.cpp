@@ -15,15 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/timer.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "models/hydromech/hydromech.hpp"
 
 using namespace staghorn;
+using bench::seconds_per;
 
 namespace {
 
@@ -41,15 +42,6 @@ struct Stream {
     if (seven) w2.p[o] = x - z;
   }
 };
-
-double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
-  body();  // warm-up: module load, caches
-  ex.synchronize();
-  Timer t;
-  for (int r = 0; r < reps; ++r) body();
-  ex.synchronize();
-  return t.seconds() / reps;
-}
 
 // The interior values of a field (no halo, no row padding).
 std::vector<real> interior(const Field& f) {
@@ -110,12 +102,8 @@ int main(int argc, char** argv) {
   const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
   std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, n, 2 * n, bw);
-  std::printf("%-34s %12s %10s %12s %10s\n", "variant", "ms/iteration", "A_eff GB", "T_eff GB/s",
-              "T_eff/copy");
-  auto report = [&](const char* name, double s, double bytes_per_cell) {
-    const double aeff = bytes_per_cell * cells / 1e9, teff = aeff / s;
-    std::printf("%-34s %12.4f %10.3f %12.1f %9.1f%%\n", name, s * 1e3, aeff, teff, 100 * teff / bw);
-  };
+  const bench::TeffTable table(cells, bw);
+  auto report = [&](const std::string& name, double s, double bytes) { table.row(name, s, bytes); };
 
   {
     const Layout l{{n, n, 2 * n}, {1, 1, 1}};

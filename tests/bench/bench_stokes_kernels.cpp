@@ -9,15 +9,16 @@
 #include <functional>
 #include <string>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/timer.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/settings.hpp"
 #include "models/stokes/stokes.hpp"
 
 using namespace staghorn;
+using bench::seconds_per;
 
 namespace {
 
@@ -32,15 +33,6 @@ struct Stream23 {
     for (int a = 0; a < 10; ++a) w[a].p[o] = s + a;
   }
 };
-
-double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
-  body();  // warm-up: module load, caches
-  ex.synchronize();
-  Timer t;
-  for (int r = 0; r < reps; ++r) body();
-  ex.synchronize();
-  return t.seconds() / reps;
-}
 
 }  // namespace
 
@@ -64,13 +56,8 @@ int main(int argc, char** argv) {
   const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
   std::printf("device: %s\ngrid %d^%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, dims, bw);
-  std::printf("%-34s %12s %10s %12s %10s\n", "variant", "ms/iteration", "A_eff GB", "T_eff GB/s",
-              "T_eff/copy");
-  auto report = [&](const char* name, double s, double bytes_per_cell) {
-    const double a_eff = bytes_per_cell * cells / 1e9;
-    std::printf("%-34s %12.4f %10.3f %12.1f %9.1f%%\n", name, s * 1e3, a_eff, a_eff / s,
-                100 * a_eff / s / bw);
-  };
+  const bench::TeffTable table(cells, bw);
+  auto report = [&](const std::string& name, double s, double bytes) { table.row(name, s, bytes); };
 
   {
     const Layout l{dec.local_cells(), {1, 1, dims == 3 ? 1 : 0}};

@@ -1,0 +1,43 @@
+#pragma once
+// What the benchmark programs share: timing a body on a backend, and the table of T_eff beside
+// the copy bandwidth that scripts/perf_collect.py reads (one row per variant).
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/timer.hpp"
+
+namespace staghorn::bench {
+
+// Seconds per call of `body`, over `reps` calls after one warm-up call (module load, caches).
+inline double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
+  body();
+  ex.synchronize();
+  Timer t;
+  for (int r = 0; r < reps; ++r) body();
+  ex.synchronize();
+  return t.seconds() / reps;
+}
+
+// Rows of ms per iteration, A_eff, T_eff and T_eff over the copy bandwidth `copy_gbs`, for
+// `cells` cells per iteration.
+class TeffTable {
+ public:
+  TeffTable(double cells, double copy_gbs, int name_width = 34)
+      : cells_(cells), copy_(copy_gbs), width_(name_width) {
+    std::printf("%-*s %12s %10s %12s %10s\n", width_, "variant", "ms/iteration", "A_eff GB",
+                "T_eff GB/s", "T_eff/copy");
+  }
+  void row(const std::string& name, double seconds, double bytes_per_cell) const {
+    const double a_eff = bytes_per_cell * cells_ / 1e9, t_eff = a_eff / seconds;
+    std::printf("%-*s %12.4f %10.3f %12.1f %9.1f%%\n", width_, name.c_str(), seconds * 1e3, a_eff,
+                t_eff, 100 * t_eff / copy_);
+  }
+
+ private:
+  double cells_, copy_;
+  int width_;
+};
+
+}  // namespace staghorn::bench
