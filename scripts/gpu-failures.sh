@@ -41,7 +41,8 @@ rm -rf "$out/sigterm"
 orterun -np 1 --bind-to none "$B/staghorn" run "$diff" "${long[@]}" --set backend=cuda \
   --output "$out/sigterm" > "$out/sigterm.log" 2>&1 &
 for _ in $(seq 600); do grep -q "step 3/" "$out/sigterm.log" && break; sleep 0.1; done
-pkill -TERM -f "$B/staghorn run" ; wait $!; rc=$?
+pkill -TERM -x staghorn  # the rank, not the launcher (orterun signalled itself exits 1)
+wait $!; rc=$?
 snap=$(grep -Eo "restart snapshot '[^']+'" "$out/sigterm.log" | sed "s/restart snapshot //; s/'//g")
 if [[ $rc == 6 && -f $snap ]]; then echo "ok    sigterm (exit 6, $snap)"; else
   echo "FAIL  sigterm: exit $rc, snapshot '$snap'"; tail -5 "$out/sigterm.log"; failed=$((failed + 1)); fi
