@@ -78,8 +78,8 @@ inline Args args_of(const Pseudo<3, false>& ps, const stokes::State& out, const 
   return a;
 }
 
-using stokes::tiled::edge_max;
-using stokes::tiled::edge_mu;
+using stokes::tiled::edge_strain;
+using stokes::tiled::edge_stress;
 using stokes::tiled::relax_factor;
 using stokes::tiled::relaxed;
 using stokes::tiled::relaxed_by;
@@ -166,18 +166,17 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
                      real txz_start, real tyz_start, real& txz, real& tyz, int buffer) {
     const real* const sMu0 = sMu + (buffer ^ 1) * N;
     const real* const sMu1 = sMu + buffer * N;
+    using stokes::with_old_stress;
     if (tx >= 1) {
-      const real e = real(0.5) * ((vx1 - vx0) * c.rdz + (vz1 - sVz1[t - 1]) * c.rdx);
-      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      txz = relaxed(txz_old, g, m, stokes::with_old_stress(e, el, txz_start));
+      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sVz1[t - 1], c.rdx);
+      txz = edge_stress(c, txz_old, with_old_stress(e, el, txz_start), sMu1[t], sMu1[t - 1],
+                        sMu0[t], sMu0[t - 1]);
       sTxz[buffer * N + t] = txz;
     }
     if (ty >= 1) {
-      const real e = real(0.5) * ((vy1 - vy0) * c.rdz + (vz1 - sVz1[t - TX]) * c.rdy);
-      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      tyz = relaxed(tyz_old, g, m, stokes::with_old_stress(e, el, tyz_start));
+      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sVz1[t - TX], c.rdy);
+      tyz = edge_stress(c, tyz_old, with_old_stress(e, el, tyz_start), sMu1[t], sMu1[t - TX],
+                        sMu0[t], sMu0[t - TX]);
       sTyz[buffer * N + t] = tyz;
     }
   };
@@ -197,8 +196,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     if (!Fused)
       exc_prev = ld(a.exc, q);
     else if (kb == 0 && a.open_z[0])
-      exc_prev = extrapolated(
-          exc0, porous(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)).exc);
+      exc_prev =
+          extrapolated(exc0, porous(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)).exc);
     else
       exc_prev = porous(ld(a.phi_old, q), ld(a.P, q), pf_prev).exc;
     kp_prev = perm(exc_prev);
@@ -326,10 +325,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
     if (tx >= 1 && ty >= 1) {
-      const real e = real(0.5) * ((vx0 - sVx[t - TX]) * c.rdy + (vy0 - sVy[t - 1]) * c.rdx);
-      const real g = c.gdt * edge_max(sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      const real txy = relaxed(now.Txy, g, m, stokes::with_old_stress(e, el, now.Txy_o));
+      const real e = edge_strain(vx0 - sVx[t - TX], c.rdy, vy0 - sVy[t - 1], c.rdx);
+      const real txy = edge_stress(c, now.Txy, stokes::with_old_stress(e, el, now.Txy_o), sMu0[t],
+                                   sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
       sTxy[t] = txy;
       if (store_xy) a.oTxy[o] = txy;
     }

@@ -3,7 +3,7 @@
 // the coupled hydro-mechanical variant's): the pointwise operators of kernels.hpp written for
 // values held in registers and shared memory. Include only from code compiled by nvcc.
 
-#include "core/platform.hpp"
+#include "models/staggered_stokes/kernels.hpp"
 
 namespace staghorn::stokes::tiled {
 
@@ -25,6 +25,19 @@ __device__ inline real relaxed_by(real factor, real tau, real g, real e) {
 }
 __device__ inline real relaxed(real tau, real g, real mu, real e) {
   return relaxed_by(relax_factor(g, mu), tau, g, e);
+}
+
+// The shear strain rate on an edge, (du/db + dw/da) / 2, from the differences du, dw across it
+// and the inverse spacings (Kinematics::exy ...).
+__device__ inline real edge_strain(real du, real rdb, real dw, real rda) {
+  return real(0.5) * (du * rdb + dw * rda);
+}
+// The new shear stress on an edge from the viscosities a, b, cc, d of the four cells around it
+// (Pseudo::Txy_new ...): G~dtau from their largest, the edge viscosity from their mean; e: the
+// strain rate (plus the old stress's term, with_old_stress).
+__device__ inline real edge_stress(const Params& c, real tau, real e, real a, real b, real cc,
+                                   real d) {
+  return relaxed(tau, c.gdt * edge_max(a, b, cc, d), edge_mu(c.harmonic, a, b, cc, d), e);
 }
 
 }  // namespace staghorn::stokes::tiled

@@ -125,17 +125,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     const real* const sMu0 = sMu + (buffer ^ 1) * N;  // plane k
     const real* const sMu1 = sMu + buffer * N;        // plane k + 1
     if (tx >= 1) {
-      const real e = real(0.5) * ((vx1 - vx0) * c.rdz + (vz1 - sVz1[t - 1]) * c.rdx);
-      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      txz = relaxed(txz_old, g, m, e);
+      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sVz1[t - 1], c.rdx);
+      txz = edge_stress(c, txz_old, e, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
       sTxz[buffer * N + t] = txz;
     }
     if (ty >= 1) {
-      const real e = real(0.5) * ((vy1 - vy0) * c.rdz + (vz1 - sVz1[t - TX]) * c.rdy);
-      const real g = c.gdt * edge_max(sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      const real m = edge_mu(c.harmonic, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      tyz = relaxed(tyz_old, g, m, e);
+      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sVz1[t - TX], c.rdy);
+      tyz = edge_stress(c, tyz_old, e, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
       sTyz[buffer * N + t] = tyz;
     }
   };
@@ -228,10 +224,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
     if (tx >= 1 && ty >= 1) {
-      const real e = real(0.5) * ((vx0 - sVx[t - TX]) * c.rdy + (vy0 - sVy[t - 1]) * c.rdx);
-      const real g = c.gdt * edge_max(sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      const real m = edge_mu(c.harmonic, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      const real txy = relaxed(Txy, g, m, e);
+      const real e = edge_strain(vx0 - sVx[t - TX], c.rdy, vy0 - sVy[t - 1], c.rdx);
+      const real txy = edge_stress(c, Txy, e, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
       sTxy[t] = txy;
       if (store_xy) a.oTxy[o] = txy;
     }
