@@ -87,33 +87,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   real* const sTyz = smem + 14 * N;  // new tau_yz at k, k + 1
   const Params& c = a.c;
 
-  const int tx = threadIdx.x, ty = threadIdx.y, t = tx + TX * ty;
-  const int i = r.lo.x - 1 + blockIdx.x * (TX - 2) + tx;
-  const int j = r.lo.y - 1 + blockIdx.y * (TY - 2) + ty;
-  const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
-  // Columns past the high rim are never needed (and may lie outside the arrays).
-  const bool active = i <= r.hi.x && j <= r.hi.y;
-  const bool in_x = tx >= 1 && tx <= TX - 2 && i < r.hi.x,
-             in_y = ty >= 1 && ty <= TY - 2 && j < r.hi.y;
-  const bool tile = in_x && in_y;
-  // On a high wall (i = n or j = n): the edges WallEdges<3> stores for the generic kernel, from
-  // the rows (columns) of this tile and the wall's corner: tau_xy and tau_xz on the x wall,
-  // tau_xy and tau_yz on the y wall; tau_xz and tau_yz on the z wall (k = n) for every column.
-  const bool x_wall = a.wall_hi[0] && i == a.n[0] && i == r.hi.x,
-             y_wall = a.wall_hi[1] && j == a.n[1] && j == r.hi.y;
-  const bool own_x = in_x || x_wall, own_y = in_y || y_wall;
-  const bool store_xy = own_x && own_y;
-  const bool store_xz = tile || (x_wall && own_y), store_yz = tile || (y_wall && own_x);
-  auto store_z_edges = [&](int at, int plane, int end, real txz, real tyz) {
-    if (plane < end) {  // this block's plane
-      if (store_xz) a.oTxz[at] = txz;
-      if (store_yz) a.oTyz[at] = tyz;
-    } else if (plane == a.n[2] && a.wall_hi[2] && store_xy) {  // the z wall
-      a.oTxz[at] = txz;
-      a.oTyz[at] = tyz;
-    }
+  const stokes::tiled::TileColumn<TX, TY> col(r, chunk, a.n, a.wall_hi);
+  const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
+  const bool active = col.active, tile = col.tile, cell_needed = col.cell_needed;
+  const bool store_xy = col.store_xy;
+  auto store_z_edges = [&](int at, int plane, real txz, real tyz) {
+    col.store_z_edges(a.oTxz, a.oTyz, at, plane, a.n[2], a.wall_hi[2], txz, tyz);
   };
-  const bool cell_needed = tx <= TX - 2 && ty <= TY - 2;  // own cell or a tile's low neighbour
   const int sy = a.sy, sz = a.sz;
   int o = i + j * sy + kb * sz;
   auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
@@ -151,7 +131,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     sVy[t] = vym;
     __syncthreads();
     edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), txz0, tyz0, kb & 1);
-    store_z_edges(o, kb, ke, txz0, tyz0);
+    store_z_edges(o, kb, txz0, tyz0);
     if (tile) {
       // szz at kb - 1 (own column): its divergence needs the x and y neighbours' velocities.
       const real vzm = ld(a.Vz, q);
@@ -231,7 +211,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     real txz1 = 0, tyz1 = 0;
     edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, txz1, tyz1, b1);
-    store_z_edges(o + sz, k + 1, ke, txz1, tyz1);
+    store_z_edges(o + sz, k + 1, txz1, tyz1);
     __syncthreads();
 
     // The tile's face velocities (momentum_x/y/z of kernels.hpp with the new stresses).
