@@ -62,12 +62,6 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
       opt_(Options::from(ctx.config)),
-      pf_bcs_(opt_.fluid_sides),
-      mat_(opt_.mat),
-      eta_s_(opt_.shear_viscosity),
-      shear_modulus_(opt_.shear_modulus),
-      Re_(opt_.Re),
-      r_(opt_.r),
       tiled_(opt_.tiled && layout_.count() < (std::size_t(1) << 31)),
       mean_reference_(ctx.dec.grid().periodic[ctx.dec.grid().dims() - 1]),
       solver_(opt_.solver),
@@ -80,13 +74,13 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
     throw io::ConfigError(
         "hydromech.coupled.reference_porosity: must be null on a periodic up axis (the mean "
         "porosity is the only reference a periodic column can balance)");
-  phi_ref_ = opt_.reference_porosity.value_or(mat_.phi0);
+  phi_ref_ = opt_.reference_porosity.value_or(opt_.mat.phi0);
   walls_.kind = opt_.walls;
   set_initial(opt_.initial);
 }
 
 real CoupledHydroMech::compaction_length() const {
-  return std::sqrt(mat_.k0 * (mat_.eta0 + real(4) / 3 * eta_s_));
+  return std::sqrt(opt_.mat.k0 * (opt_.mat.eta0 + real(4) / 3 * opt_.shear_viscosity));
 }
 
 std::vector<int> CoupledHydroMech::stress_components() const {
@@ -116,8 +110,8 @@ std::vector<Field*> CoupledHydroMech::state_fields() {
 
 double CoupledHydroMech::bytes_per_cell_iteration() const {
   const int d = dims(), stress = static_cast<int>(stress_components().size());
-  const int updated = d + 3 + stress;                // v, p, pf, dpf/dtau, tau: read and written
-  int read = 4 + (shear_modulus_ > 0 ? stress : 0);  // phi_old, exc, mu, mu_max (+ tau_old)
+  const int updated = d + 3 + stress;  // v, p, pf, dpf/dtau, tau: read and written
+  int read = 4 + (opt_.shear_modulus > 0 ? stress : 0);  // phi_old, exc, mu, mu_max (+ tau_old)
   // + exc written by the porosity pass; none of it where the kernel computes exc itself.
   return (fused_porosity() ? 2 * updated + read - 1 : 2 * updated + read + 1) * sizeof(real);
 }
@@ -125,15 +119,15 @@ double CoupledHydroMech::bytes_per_cell_iteration() const {
 coupled::Constants CoupledHydroMech::constants() const {
   const Grid& g = dec_.grid();
   coupled::Constants k{};
-  k.mat = mat_;
+  k.mat = opt_.mat;
   k.dt = dt_;
   k.phi_ref = phi_ref_;
   k.cfl = static_cast<float>(cfl_);
-  k.elastic = shear_modulus_ > 0 ? 1 / (2 * shear_modulus_ * dt_) : 0;
+  k.elastic = opt_.shear_modulus > 0 ? 1 / (2 * opt_.shear_modulus * dt_) : 0;
   // The Stokes model's pseudo-steps, with the local viscosity eta_ve and the buoyancy B up.
   std::array<real, 3> up{0, 0, 0};
-  up[up_] = mat_.buoyancy;
-  k.sp = stokes::pt_params(dec_, {Re_, r_, cfl_, up, false});
+  up[up_] = opt_.mat.buoyancy;
+  k.sp = stokes::pt_params(dec_, {opt_.Re, opt_.r, cfl_, up, false});
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
   for (int a = 0; a < 3; ++a) k.body[a] = up[a];
   for (int a = 0; a < g.dims(); ++a) {
@@ -172,10 +166,10 @@ coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
 // gradient B that stops the Darcy flux; dirichlet, pf = value on the side), in one fill.
 void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf) {
   real minus_body[3];
-  for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -mat_.buoyancy : 0;
+  for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -opt_.mat.buoyancy : 0;
   GhostFill fill;
   walls_.add_velocities(fill, V, dims());
-  fill.add(P, zero_gradient_sides()).add(Pf, pe_rules(dec_.grid(), pf_bcs_, minus_body));
+  fill.add(P, zero_gradient_sides()).add(Pf, pe_rules(dec_.grid(), opt_.fluid_sides, minus_body));
   fill.apply(ex_, dec_);
 }
 
@@ -211,7 +205,9 @@ void CoupledHydroMech::begin_solve(real dt) {
     phi_ref_ = sum / static_cast<real>(dec_.grid().cells());
   }
   // eta_ve = 1 / (1/eta_s + 1/(G dt)): the viscosity of a Maxwell solid over one step.
-  const real eta_ve = shear_modulus_ > 0 ? 1 / (1 / eta_s_ + 1 / (shear_modulus_ * dt)) : eta_s_;
+  const real eta_ve = opt_.shear_modulus > 0
+                          ? 1 / (1 / opt_.shear_viscosity + 1 / (opt_.shear_modulus * dt))
+                          : opt_.shear_viscosity;
   fill(ex_, mu_, eta_ve);
   fill(ex_, mu_max_, eta_ve);
   for (int c = 0; c < 6; ++c) copy(ex_, T_old_[c], T_[c]);
@@ -240,14 +236,14 @@ void CoupledHydroMech::retry(real factor) {
 void CoupledHydroMech::porosity_pass() {
   porosity_stale_ = false;
   for_each(ex_, layout_.all(),
-           coupled::Porosity{mat_, dt_, phi_ref_, exc_.view(), phi_old_.view(), P_.view(),
+           coupled::Porosity{opt_.mat, dt_, phi_ref_, exc_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), false});
-  extrapolate_porosity_at_open_sides(ex_, dec_, exc_, pf_bcs_, phi_ref_);
+  extrapolate_porosity_at_open_sides(ex_, dec_, exc_, opt_.fluid_sides, phi_ref_);
 }
 
 void CoupledHydroMech::finish_step() {
   for_each(ex_, layout_.interior(),
-           coupled::Porosity{mat_, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
+           coupled::Porosity{opt_.mat, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), true});
   halo_.exchange({&phi_});
   fill_ghosts(ex_, dec_, phi_, zero_gradient_sides());
@@ -268,8 +264,8 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
       for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
       coupled::tiled::Args args =
           coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
-      args.open_z[0] = dec_.at_low(2) && pf_bcs_[4].kind == PeBcKind::dirichlet;
-      args.open_z[1] = dec_.at_high(2) && pf_bcs_[5].kind == PeBcKind::dirichlet;
+      args.open_z[0] = dec_.at_low(2) && opt_.fluid_sides[4].kind == PeBcKind::dirichlet;
+      args.open_z[1] = dec_.at_high(2) && opt_.fluid_sides[5].kind == PeBcKind::dirichlet;
       return dispatch<0, 1, 2, 3, 4, 5>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
         coupled::launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, fused_porosity(),
@@ -308,7 +304,8 @@ void CoupledHydroMech::iterate_dim(int count) {
 bool CoupledHydroMech::fused_porosity() const {
   if (!tiled_here()) return false;
   for (int s = 0; s < 4; ++s)  // open x and y sides: the kernel cannot extrapolate across them
-    if (pf_bcs_[s].kind == PeBcKind::dirichlet && !dec_.grid().periodic[s / 2]) return false;
+    if (opt_.fluid_sides[s].kind == PeBcKind::dirichlet && !dec_.grid().periodic[s / 2])
+      return false;
   return true;
 }
 
@@ -345,8 +342,8 @@ real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
 // Max-norms, dimensionless: momentum over B, the mass balances over B delta / eta0 (the
 // compaction rate of an effective pressure B delta).
 std::vector<pt::Residual> CoupledHydroMech::residuals() {
-  const real delta = std::sqrt(mat_.k0 * mat_.eta0);
-  const real momentum = 1 / mat_.buoyancy, mass = mat_.eta0 / (mat_.buoyancy * delta);
+  const real delta = std::sqrt(opt_.mat.k0 * opt_.mat.eta0);
+  const real momentum = 1 / opt_.mat.buoyancy, mass = opt_.mat.eta0 / (opt_.mat.buoyancy * delta);
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};
   std::vector<pt::Residual> out;
   for (int e = 0; e < 5; ++e) {
@@ -359,7 +356,7 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
 }
 
 std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
-  const PorosityStats s = porosity_stats(ex_, dec_, phi_, mat_.phi0, up_);
+  const PorosityStats s = porosity_stats(ex_, dec_, phi_, opt_.mat.phi0, up_);
   const real v_max = max_magnitude(ex_, dec_, V_[up_]);
   std::vector<Diagnostic> d{{"pt_iterations", static_cast<real>(last_.iterations)}};
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};

@@ -47,7 +47,8 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   std::vector<Diagnostic> diagnostics() override;
   std::vector<io::SeriesColumn> diagnostic_columns() const override;
   // Read: v, p, pf, tau, dpf/dtau, phi_old, exc, mu, mu_max (and tau_old when elastic); written:
-  // v, p, pf, tau, dpf/dtau and exc (the porosity pass).
+  // v, p, pf, tau, dpf/dtau and exc (the porosity pass); where the tiled kernel computes the
+  // porosity itself (fused_porosity), exc is neither read nor written.
   double bytes_per_cell_iteration() const override;
 
   // pt::Problem
@@ -120,9 +121,6 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   bool hide_;
   stokes::Walls walls_;  // free slip or no slip (hydromech.coupled.boundary), no normal flow
   Options opt_;
-  PeBcs pf_bcs_;
-  Material mat_;
-  real eta_s_, shear_modulus_, Re_, r_;
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
   bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
   int tiled_shape_ = 0;

@@ -26,12 +26,12 @@ void require_wave(const Material& m, real shear_modulus, real amplitude) {
 void CoupledHydroMech::set_initial(const io::json& ic) {
   const Grid& g = dec_.grid();
   const InitialShape shape(ic, g);
-  if (shape.type == "solitary_wave") require_wave(mat_, shear_modulus_, shape.amplitude);
+  if (shape.type == "solitary_wave") require_wave(opt_.mat, opt_.shear_modulus, shape.amplitude);
   const SolitaryWave wave{shape.amplitude};
   const real delta = compaction_length();
   // 1-D: Pe_eff = (1 + 4 eta_s / (3 eta0)) Pe obeys the reduced equations; p = -(4/3) eta_s / eta0
   // Pe up to a constant.
-  const real shear = real(4) / 3 * eta_s_ / mat_.eta0;
+  const real shear = real(4) / 3 * opt_.shear_viscosity / opt_.mat.eta0;
 
   std::vector<real> phi = phi_.to_host(), P = P_.to_host(), Pf = Pf_.to_host();
   const Int3 n = layout_.n, off = dec_.offset();
@@ -42,14 +42,14 @@ void CoupledHydroMech::set_initial(const io::json& ic) {
         real d[3];
         const real r2 = shape.offset(g, idx, d);
         const std::size_t c = layout_.index(i, j, k);
-        phi[c] = mat_.phi0;
+        phi[c] = opt_.mat.phi0;
         P[c] = Pf[c] = 0;
         if (shape.type == "gaussian") phi[c] *= 1 + shape.amplitude * std::exp(-r2 / 2);
         if (shape.type == "solitary_wave") {
           double f, scaled;
           wave.at(d[up_] / delta, f, scaled);
-          phi[c] = mat_.phi0 * f;
-          const real Pe = mat_.buoyancy * delta * scaled / (1 + shear);
+          phi[c] = opt_.mat.phi0 * f;
+          const real Pe = opt_.mat.buoyancy * delta * scaled / (1 + shear);
           P[c] = -shear * Pe;
           Pf[c] = P[c] - Pe;
         }

@@ -88,16 +88,15 @@ struct MomentumSource {
 // one (coupled_tiled.hpp) from registers and shared memory; both compute the same expressions.
 
 // The compaction of a cell, from its total and fluid pressures, its porosity at the start of the
-// step and the iterate's porosity phi: the switch factor w of the bulk viscosity, the step's
-// compaction rate C and its derivative C' = dC/dPe. Both mass balances use it; a kernel computes
-// it once per cell.
+// step and the iterate's porosity phi: the step's compaction rate C and its derivative
+// C' = dC/dPe. Both mass balances use it; a kernel computes it once per cell.
 struct Compaction {
-  real w, rate, coefficient;
+  real rate, coefficient;
 };
 // With the effective pressure Pe and its switch factor w = weakening_factor(Pe) at hand.
 SH_HD inline Compaction compaction_with(const Constants& k, real Pe, real w, real phi_old,
                                         real phi) {
-  return {w, k.mat.compaction_rate(phi_old, Pe, w, k.dt), k.mat.compaction_coefficient(phi, Pe, w)};
+  return {k.mat.compaction_rate(phi_old, Pe, w, k.dt), k.mat.compaction_coefficient(phi, Pe, w)};
 }
 SH_HD inline Compaction compaction_of(const Constants& k, real P, real Pf, real phi_old, real phi) {
   const real Pe = P - Pf;

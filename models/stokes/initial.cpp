@@ -97,8 +97,9 @@ void Stokes::set_initial() {
 
   // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
   // stress of the inclusion (else of the whole domain's density).
-  const real gnorm = std::hypot(std::hypot(opt_.gravity[0], opt_.gravity[1]),
-                                opt_.gravity[2]);  // 1e160 squared would overflow
+  const std::array<real, 3>& gravity = opt_.pt.gravity;
+  const real gnorm =
+      std::hypot(std::hypot(gravity[0], gravity[1]), gravity[2]);  // 1e160 squared would overflow
   real lmax = 0;
   for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
   real s = 2 * mu0 * std::fabs(shear);

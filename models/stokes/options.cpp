@@ -76,7 +76,6 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   };
   o.viscosity = number("stokes.viscosity");
   o.density = number("stokes.density");
-  o.gravity = vector(at_path(c, "stokes.gravity"));
   Inclusion& i = o.inclusion;
   i.radius = number("stokes.inclusion.radius");
   i.viscosity = number("stokes.inclusion.viscosity");
@@ -91,10 +90,11 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
     o.walls[s] =
         parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
   o.smoothing = at_path(c, "stokes.smoothing").get<int>();
-  o.harmonic = at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic";
   o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
   o.solver = pt::Options::from(c);
-  o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl, o.gravity, o.harmonic};
+  o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl,
+          vector(at_path(c, "stokes.gravity")),
+          at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic"};
   return o;
 }
 

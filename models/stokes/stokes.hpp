@@ -20,7 +20,6 @@ class Stokes final : public Model, public pt::Problem {
   // Every key of the model, read once (options.cpp, beside the schema).
   struct Options {
     real viscosity, density;
-    std::array<real, 3> gravity;
     struct Inclusion {
       real radius, viscosity, density;
       std::optional<std::array<real, 3>> center;  // none: the domain's centre
@@ -30,9 +29,8 @@ class Stokes final : public Model, public pt::Problem {
     real pure_shear;
     std::array<Wall, 6> walls;
     int smoothing;
-    bool harmonic;  // viscosity_average = harmonic
-    bool tiled;     // kernel = tiled
-    PtChoice pt;    // Re, r, solver.cfl, gravity, harmonic
+    bool tiled;   // kernel = tiled
+    PtChoice pt;  // Re, r, solver.cfl, gravity, viscosity_average = harmonic
     pt::Options solver;
     static Options from(const io::json& config);
   };
