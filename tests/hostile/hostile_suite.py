@@ -521,7 +521,11 @@ add(Case("sigterm_4ranks", LONG_DIFF, 6, STOPPED, ranks=4,
          signal_after=("step 3/", signal.SIGTERM)))
 add(Case("sigint_2ranks", LONG_DIFF, 6, STOPPED, ranks=2,
          signal_after=("step 3/", signal.SIGINT)))
-add(Case("sigterm_to_mpirun", LONG_DIFF, "nonzero", STOPPED, ranks=2,
+# SIGTERM to the launcher alone: Debian 12's Open MPI 4.1 mpirun ends the ranks itself (they do
+# not get the signal in time to stop at a step's end; seen on every run of 2026-11-24, though
+# earlier runs sometimes stopped cleanly), so what is asserted is a non-zero exit, no hang and no
+# non-finite snapshot; the clean stop is promised where the ranks get the signal (cases above).
+add(Case("sigterm_to_mpirun", LONG_DIFF, "nonzero", r"step \d+/100000", ranks=2,
          signal_after=("step 3/", signal.SIGTERM, "launcher")))
 def restart_goes_on(d, out):
     """The restart snapshot a stopped run named continues the run (exit 0, two more steps)."""
