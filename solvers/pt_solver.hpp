@@ -16,6 +16,8 @@ struct Residual {
   // treats a scale that is not finite and positive as a numerical failure, never as convergence.
   double scale = 1;
   double start = 0;  // the norm at the start of the step (set by Solver::solve)
+  // This equation converges at solver.tol times this factor (e.g. a looser continuity target).
+  double tolerance_factor = 1;
 };
 
 // What a model offers the pseudo-transient solver for one implicit physical time step.

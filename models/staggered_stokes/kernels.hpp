@@ -26,6 +26,9 @@ struct Params {
   real vdt = 0;                             // dtau / rho~ * mu_max = Vp dtau L / Re
   real g[3] = {0, 0, 0};                    // gravity
   bool harmonic = false;                    // harmonic (else arithmetic) viscosity average on edges
+  // The least viscosity a pseudo-step is taken from (docs/models/stokes.md, "Pseudo-step
+  // viscosity"): 0 lets each point use its own neighbourhood's largest.
+  real mu_floor = 0;
   bool wall_lo[3] = {false, false, false};  // face 0 of this block is a wall along the axis
 };
 
@@ -128,15 +131,15 @@ struct Pseudo : Kinematics<Dim> {
     return relax(K::s.Tzz.p[o], gdt_cell(o), K::m.mu.p[o], old.strain(K::ezz(o), 2, o));
   }
   SH_HD real Txy_new(Off o) const {
-    const real g = K::c.gdt * stencil::max_xyb(K::m.mu, o);
+    const real g = K::c.gdt * fmax(stencil::max_xyb(K::m.mu, o), K::c.mu_floor);
     return relax(K::s.Txy.p[o], g, K::mu_xy(o), old.strain(K::exy(o), 3, o));
   }
   SH_HD real Txz_new(Off o) const {
-    const real g = K::c.gdt * stencil::max_xzb(K::m.mu, o);
+    const real g = K::c.gdt * fmax(stencil::max_xzb(K::m.mu, o), K::c.mu_floor);
     return relax(K::s.Txz.p[o], g, K::mu_xz(o), old.strain(K::exz(o), 4, o));
   }
   SH_HD real Tyz_new(Off o) const {
-    const real g = K::c.gdt * stencil::max_yzb(K::m.mu, o);
+    const real g = K::c.gdt * fmax(stencil::max_yzb(K::m.mu, o), K::c.mu_floor);
     return relax(K::s.Tyz.p[o], g, K::mu_yz(o), old.strain(K::eyz(o), 5, o));
   }
   // Velocity pseudo-step on the face between cells o - back and o.
@@ -293,13 +296,15 @@ struct AbsResidual {
   }
 };
 
-// mu_max = max of mu over the cell's 3^Dim neighbourhood (pseudo-steps stable across jumps).
+// mu_max = max of mu over the cell's 3^Dim neighbourhood (pseudo-steps stable across jumps), at
+// least `floor` (Params::mu_floor).
 template <int Dim>
 struct LocalMax {
   View mu, mu_max;
+  real floor = 0;
   SH_HD void operator()(int i, int j, int k) const {
     const Off o = mu.offset(i, j, k);
-    mu_max.p[o] = stencil::max_around<Dim>(mu, o);
+    mu_max.p[o] = fmax(stencil::max_around<Dim>(mu, o), floor);
   }
 };
 

@@ -83,11 +83,12 @@ __device__ inline real edge_strain(real du, real rdb, real dw, real rda) {
   return real(0.5) * (du * rdb + dw * rda);
 }
 // The new shear stress on an edge from the viscosities a, b, cc, d of the four cells around it
-// (Pseudo::Txy_new ...): G~dtau from their largest, the edge viscosity from their mean; e: the
-// strain rate (plus the old stress's term, with_old_stress).
+// (Pseudo::Txy_new ...): G~dtau from their largest (at least the floor), the edge viscosity from
+// their mean; e: the strain rate (plus the old stress's term, with_old_stress).
 __device__ inline real edge_stress(const Params& c, real tau, real e, real a, real b, real cc,
                                    real d) {
-  return relaxed(tau, c.gdt * edge_max(a, b, cc, d), edge_mu(c.harmonic, a, b, cc, d), e);
+  const real g = c.gdt * fmax(edge_max(a, b, cc, d), c.mu_floor);
+  return relaxed(tau, g, edge_mu(c.harmonic, a, b, cc, d), e);
 }
 
 }  // namespace staghorn::stokes::tiled

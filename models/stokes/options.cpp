@@ -58,6 +58,21 @@ void Stokes::add_options(io::Schema& s) {
         "marching along z, the new stresses shared through shared memory, each array read about "
         "once; the same results to rounding; elsewhere the generic one runs)")
       .one_of({"generic", "tiled"});
+  s.add("stokes.pt_viscosity_floor", Type::number, nullptr,
+        "Least viscosity the pseudo-steps are taken from (docs/models/stokes.md, \"Pseudo-step "
+        "viscosity\"): a weak inclusion then follows its surroundings instead of relaxing at its "
+        "own slow rate. null: automatic, the median cell viscosity (the matrix); 0: off, every "
+        "point uses the largest viscosity of its neighbourhood")
+      .at_least(0);
+  s.add("stokes.residual_norm", Type::string, "max",
+        "Residual norms: max (max|R| L / S with the problem's stress scale S, continuity max|div "
+        "v| mu_0 / S) or rms_range (root mean square, momentum times L / (P_max - P_min), "
+        "continuity times L / (the largest range of a velocity component): the measure of Räss "
+        "et al. 2022, for comparisons with it)")
+      .one_of({"max", "rms_range"});
+  s.add("stokes.continuity_tol", Type::number, nullptr,
+        "Tolerance of the continuity residual (null: solver.tol, as every other equation)")
+      .above(0);
   s.add("stokes.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
         "Numerical Reynolds number of the PT iterations (optimum 9 sqrt(3) pi / 4, Räss et al. "
         "2022)")
@@ -91,6 +106,11 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
         parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
   o.smoothing = at_path(c, "stokes.smoothing").get<int>();
   o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
+  if (const io::json& v = at_path(c, "stokes.pt_viscosity_floor"); !v.is_null())
+    o.pt_viscosity_floor = v.get<real>();
+  o.rms_norm = at_path(c, "stokes.residual_norm").get<std::string>() == "rms_range";
+  if (const io::json& v = at_path(c, "stokes.continuity_tol"); !v.is_null())
+    o.continuity_tol = v.get<real>();
   o.solver = pt::Options::from(c);
   o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl,
           vector(at_path(c, "stokes.gravity")),

@@ -8,6 +8,7 @@
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "core/quantile.hpp"
 #include "models/staggered_stokes/fields.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/wall_edges.hpp"
@@ -129,8 +130,10 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   const Region in = layout_.interior();
+  mu_floor_ = opt_.pt_viscosity_floor ? *opt_.pt_viscosity_floor
+                                      : quantile(ex_, dec_.comm(), in, mu_, 0.5);
   dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
-    for_each(ex_, in, LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view()});
+    for_each(ex_, in, LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), mu_floor_});
   });
   halo_.exchange({&mu_max_});
   fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
@@ -148,7 +151,9 @@ void Stokes::refresh() {
 Params Stokes::params() const {
   PtChoice choice = opt_.pt;
   choice.cfl = cfl_;  // lowered by retries
-  return pt_params(dec_, choice);
+  Params p = pt_params(dec_, choice);
+  p.mu_floor = mu_floor_;
+  return p;
 }
 
 State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T) {
@@ -229,6 +234,37 @@ void Stokes::iterate(int count) {
                  [&](auto dim) { iterate_dim<decltype(dim)::value>(count); });
 }
 
+namespace {
+struct CellValue {
+  View f;
+  real sign;
+  SH_HD real operator()(int i, int j, int k) const { return sign * f(i, j, k); }
+};
+// f(i, j, k)^2 after an exact scaling by a power of two (keeps the squares finite).
+template <class F>
+struct ScaledSquare {
+  F f;
+  real inv;
+  SH_HD real operator()(int i, int j, int k) const {
+    const real x = f(i, j, k) * inv;
+    return x * x;
+  }
+};
+}  // namespace
+
+std::array<real, 2> Stokes::range_scales(real lmax) {
+  const Region in = layout_.interior();
+  const Comm& comm = dec_.comm();
+  auto range = [&](const Field& f) {
+    return comm.max(reduce(ex_, in, MaxOp{}, CellValue{f.view(), 1})) +
+           comm.max(reduce(ex_, in, MaxOp{}, CellValue{f.view(), -1}));
+  };
+  real v = 0;
+  for (int a = 0; a < dims(); ++a) v = std::fmax(v, range(V_[a]));
+  const real p = range(P_);
+  return {p > 0 ? lmax / p : lmax / stress_scale_, v > 0 ? lmax / v : mu_scale_ / stress_scale_};
+}
+
 template <int Dim>
 std::vector<pt::Residual> Stokes::residuals_dim() {
   const Grid& g = dec_.grid();
@@ -236,14 +272,27 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
   for (int a = 0; a < Dim; ++a) lmax = std::fmax(lmax, g.length[a]);
   const Kinematics<Dim> kin{params(), state(), material()};
   const Region in = layout_.interior();
+  const Comm& comm = dec_.comm();
   const char* names[4] = {"momentum_x", "momentum_y", "momentum_z", "continuity"};
-  // Dimensionless: momentum * L / S, continuity * mu_0 / S (S the stress scale).
+  const std::array<real, 2> ranges =
+      opt_.rms_norm ? range_scales(lmax) : std::array<real, 2>{lmax / stress_scale_,
+                                                               mu_scale_ / stress_scale_};
+  // Dimensionless: momentum * L / S, continuity * mu_0 / S (S the stress scale), or the ranges.
   std::vector<pt::Residual> out;
   for (int e = 0; e < 4; ++e) {
     if (e < 3 && e >= Dim) continue;
-    const real local = reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{kin, e});
-    const real scale = e < 3 ? lmax / stress_scale_ : mu_scale_ / stress_scale_;
-    out.push_back({names[e], dec_.comm().max(local) * scale, scale});
+    const AbsResidual<Dim> r{kin, e};
+    real norm = comm.max(reduce(ex_, in, MaxOp{}, r));
+    if (opt_.rms_norm && norm > 0 && std::isfinite(norm)) {
+      int x = 0;
+      std::frexp(norm, &x);
+      const double sum = exact_sum(ex_, comm, in, ScaledSquare<AbsResidual<Dim>>{r, std::ldexp(real(1), -x)});
+      norm = std::ldexp(real(std::sqrt(sum / g.cells())), x);
+    }
+    const real scale = ranges[e < 3 ? 0 : 1];
+    pt::Residual res{names[e], norm * scale, scale};
+    if (e == 3 && opt_.continuity_tol) res.tolerance_factor = *opt_.continuity_tol / opt_.solver.tol;
+    out.push_back(res);
   }
   return out;
 }
@@ -280,11 +329,6 @@ struct MaxComponent {
     if (dims == 3) m = fmax(m, fabs(stencil::av_za(s.Vz, o)));
     return m;
   }
-};
-struct CellValue {
-  View f;
-  real sign;
-  SH_HD real operator()(int i, int j, int k) const { return sign * f(i, j, k); }
 };
 }  // namespace
 

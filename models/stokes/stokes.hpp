@@ -30,6 +30,9 @@ class Stokes final : public Model, public pt::Problem {
     std::array<Wall, 6> walls;
     int smoothing;
     bool tiled;   // kernel = tiled
+    std::optional<real> pt_viscosity_floor;  // none: automatic (the median viscosity)
+    bool rms_norm;                            // residual_norm = rms_range
+    std::optional<real> continuity_tol;       // none: solver.tol
     PtChoice pt;  // Re, r, solver.cfl, gravity, viscosity_average = harmonic
     pt::Options solver;
     static Options from(const io::json& config);
@@ -73,6 +76,9 @@ class Stokes final : public Model, public pt::Problem {
   void iterate_dim(int count);
   template <int Dim>
   std::vector<pt::Residual> residuals_dim();
+  // stokes.residual_norm = rms_range: L / (P_max - P_min) and L / (largest range of a velocity
+  // component), or the fixed scales while a range is still 0.
+  std::array<real, 2> range_scales(real lmax);
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   void apply_velocity_walls(std::array<Field, 3>& V);
@@ -108,6 +114,7 @@ class Stokes final : public Model, public pt::Problem {
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
+  real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   // The stiff inclusion's rigid-body acceleration (stokes.inclusion.rigid_acceleration): its
   // geometry (rebuilt by refresh(), mu may have changed) and gain.
   struct StiffInclusion {
