@@ -59,12 +59,19 @@ SH_HD real strain_rate_ii(const Kinematics<Dim>& k, Off o) {
   return sqrt(s);
 }
 
-// The flow law's viscosity at cell o for the current velocities of k.
+// The flow law at the cells of a velocity field: its viscosity at cell (i, j, k) for the current
+// velocities of k, and the offset of the cell.
 template <int Dim>
-SH_HD real flow_law_viscosity(const Kinematics<Dim>& k, const FlowLaw& law,
-                              const ViscosityUpdate& u, Off o) {
-  return power_law_viscosity(law.eta0.p[o], law.n.p[o], law.eps_ref.p[o], strain_rate_ii(k, o), u);
-}
+struct FlowLawAt {
+  Kinematics<Dim> k;
+  FlowLaw law;
+  ViscosityUpdate u;
+  SH_HD Off at(int i, int j, int kk) const { return k.s.P.offset(i, j, kk); }
+  SH_HD real viscosity(Off o) const {
+    return power_law_viscosity(law.eta0.p[o], law.n.p[o], law.eps_ref.p[o], strain_rate_ii(k, o),
+                               u);
+  }
+};
 
 // mu^(1 - theta) eta^theta, as mu (eta / mu)^theta: one pow.
 SH_HD inline real relax_viscosity(real mu, real eta, real theta) {
@@ -75,16 +82,13 @@ SH_HD inline real relax_viscosity(real mu, real eta, real theta) {
 // relaxed value lies between mu and the capped eta, so it is capped too once mu is: capping it
 // again puts a start outside the caps (eta0) inside them at the first update.
 template <int Dim>
-struct PowerLawUpdate {
-  Kinematics<Dim> k;
-  FlowLaw law;
-  ViscosityUpdate u;
+struct PowerLawUpdate : FlowLawAt<Dim> {
   SH_HD void operator()(int i, int j, int kk) const {
-    const Off o = k.s.P.offset(i, j, kk);
-    if (law.n.p[o] == 1) return;  // Newtonian: mu stays eta0
-    const real eta = flow_law_viscosity(k, law, u, o);
+    const Off o = this->at(i, j, kk);
+    if (this->law.n.p[o] == 1) return;  // Newtonian: mu stays eta0
+    const real eta = this->viscosity(o), mu = this->k.m.mu.p[o];
     if (eta < real(INFINITY))
-      k.m.mu.p[o] = cap_viscosity(relax_viscosity(k.m.mu.p[o], eta, u.theta), u);
+      this->k.m.mu.p[o] = cap_viscosity(relax_viscosity(mu, eta, this->u.theta), this->u);
   }
 };
 
@@ -93,13 +97,10 @@ struct PowerLawUpdate {
 // keeps mu there). The nonlinear equations are solved when this and the momentum and continuity
 // residuals are all small.
 template <int Dim>
-struct ViscosityMismatch {
-  Kinematics<Dim> k;
-  FlowLaw law;
-  ViscosityUpdate u;
+struct ViscosityMismatch : FlowLawAt<Dim> {
   SH_HD real operator()(int i, int j, int kk) const {
-    const Off o = k.s.P.offset(i, j, kk);
-    const real eta = flow_law_viscosity(k, law, u, o), mu = k.m.mu.p[o];
+    const Off o = this->at(i, j, kk);
+    const real eta = this->viscosity(o), mu = this->k.m.mu.p[o];
     return eta < real(INFINITY) ? fabs(eta - mu) / mu : 0;
   }
 };

@@ -90,7 +90,7 @@ void Stokes::update_viscosity() {
     constexpr int D = decltype(dim)::value;
     for_each(
         ex_, layout_.interior(),
-        PowerLawUpdate<D>{{params(), state(), material()}, power_->law(), opt_.power_law.update});
+        PowerLawUpdate<D>{{{params(), state(), material()}, power_->law(), opt_.power_law.update}});
   });
   // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood).
   refresh_mu_max();
@@ -101,7 +101,7 @@ pt::Residual Stokes::viscosity_residual() {
     constexpr int D = decltype(dim)::value;
     return reduce(ex_, layout_.interior(), MaxOp{},
                   ViscosityMismatch<D>{
-                      {params(), state(), material()}, power_->law(), opt_.power_law.update});
+                      {{params(), state(), material()}, power_->law(), opt_.power_law.update}});
   });
   return {"viscosity", dec_.comm().max(local), 1};
 }
