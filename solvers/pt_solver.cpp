@@ -108,9 +108,10 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
       const real target = opt_.relative ? opt_.tol * start[e].norm : opt_.tol;
       // Growth counts from the start or, for a residual that starts below its target (at the
       // rounding level, say: a divergence-free initial flow's continuity), from the target:
-      // rising from 1e-15 to 1e-7 on the way to convergence is no divergence.
+      // rising from 1e-15 to 1e-7 on the way to convergence is no divergence. A residual that
+      // starts at exactly 0 (a symmetric problem's) is not checked, as before.
       const double base = std::max<double>(start[e].norm, target);
-      if (r[e].norm > opt_.divergence * base && base > 0)
+      if (r[e].norm > opt_.divergence * base && start[e].norm > 0)
         throw Diverged("pt solver: diverging (" + describe(r) + " after " + std::to_string(it) +
                        " iterations" + retried(report) + "; lower solver.cfl or time.dt)");
       done = done && r[e].norm <= target;
