@@ -8,6 +8,7 @@ packages=(
   libnetcdf-mpi-dev netcdf-bin                  # netCDF-C with parallel HDF5; ncdump
   libblosc-dev libssl-dev                       # named by Debian's netCDF CMake config
   nlohmann-json3-dev libgtest-dev               # config parsing; tests
+  libeigen3-dev                                 # the direct sparse solve of a Stokes test
   python3 python3-numpy python3-netcdf4 python3-xarray python3-matplotlib  # scripts
   python3-dask python3-jsonschema              # open_mfdataset, describe --json-schema (tests)
   paraview python3-paraview xvfb x11-utils      # ParaView reads the XDMF index (~80 s to install)

@@ -85,6 +85,16 @@ void Stokes::set_initial() {
     const real f = inc.fraction(g, x, sub);
     return f * rhoi + (1 - f) * rho0;
   });
+  if (power_) {
+    // The flow law of the material that fills most of the cell (eta0: the mixed mu, after
+    // smoothing; set by the constructor).
+    const PowerLawOptions& pl = opt_.power_law;
+    auto law = [&](const real* x) {
+      return inc.fraction(g, x, sub) >= real(0.5) ? pl.inclusion : pl.matrix;
+    };
+    set_field(power_->n, dec_, [&](const real* x) { return law(x).n; });
+    set_field(power_->eps_ref, dec_, [&](const real* x) { return law(x).eps_ref; });
+  }
   // Pure shear about the domain's centre: v = shear * (x - xc, -(y - yc), 0).
   set_field(V_[0], dec_, [&](const real* x) { return shear * (x[0] - mid[0]); });
   set_field(V_[1], dec_, [&](const real* x) { return -shear * (x[1] - mid[1]); });

@@ -8,6 +8,7 @@ namespace staghorn::stokes {
 void Stokes::add_options(io::Schema& s) {
   using io::Type;
   pt::Options::add_to(s);
+  PowerLawOptions::add_to(s);
   s.add("stokes.viscosity", Type::number, 1.0, "Shear viscosity mu of the matrix").above(0);
   s.add("stokes.density", Type::number, 0.0, "Density rho of the matrix");
   s.add("stokes.gravity", Type::number3, io::json::array({0.0, 0.0, 0.0}),
@@ -112,6 +113,7 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   if (const io::json& v = at_path(c, "stokes.continuity_tol"); !v.is_null())
     o.continuity_tol = v.get<real>();
   o.solver = pt::Options::from(c);
+  o.power_law = PowerLawOptions::from(c);
   o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl,
           vector(at_path(c, "stokes.gravity")),
           at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic"};

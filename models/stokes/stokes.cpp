@@ -74,8 +74,11 @@ Stokes::Stokes(const ModelContext& ctx)
     throw io::ConfigError(
         "solver.tol_mode: the stokes model needs \"absolute\" (its residual norms are already "
         "scaled by the problem's stress scale)");
+  if (opt_.power_law.active()) power_.emplace(layout_, ex_.backend());
   set_initial();
   smooth_viscosity(opt_.smoothing);
+  // The power law's reference viscosity is the material's (smoothed) Newtonian one.
+  if (power_) copy(ex_, power_->eta0, mu_);
 }
 
 void Stokes::smooth_viscosity(int passes) {
@@ -129,14 +132,10 @@ void Stokes::refresh() {
   apply_velocity_walls(V_);
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
-  const Region in = layout_.interior();
+  // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
   mu_floor_ = opt_.pt_viscosity_floor ? *opt_.pt_viscosity_floor
-                                      : quantile(ex_, dec_.comm(), in, mu_, 0.5);
-  dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
-    for_each(ex_, in, LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), mu_floor_});
-  });
-  halo_.exchange({&mu_max_});
-  fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
+                                      : quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5);
+  refresh_mu_max();
   rigid_.reset();
   if (stiff_ && stiff_->gain > 0) {
     const StiffInclusion& s = *stiff_;
@@ -170,12 +169,14 @@ void Stokes::begin_solve(real) {
   for (int a = 0; a < 3; ++a) copy(ex_, V_old_[a], V_[a]);
   for (int c = 0; c < 6; ++c) copy(ex_, T_old_[c], T_[c]);
   copy(ex_, P_old_, P_);
+  if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
 void Stokes::retry(real factor) {
   for (int a = 0; a < 3; ++a) copy(ex_, V_[a], V_old_[a]);
   for (int c = 0; c < 6; ++c) copy(ex_, T_[c], T_old_[c]);
   copy(ex_, P_, P_old_);
+  if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
   // The rigid-body acceleration is the likelier cause of a divergence (its gain is a heuristic,
   // docs/models/stokes.md): each retry also divides it by factor^-2, and drops it below 1.
@@ -218,6 +219,8 @@ void Stokes::iterate_dim(int count) {
     for (int s : stress_components(Dim)) T_[s].swap_data(T_new_[s]);
     P_.swap_data(P_new_);
     if (rigid_) accelerate_rigid_body(Dim);
+    // The nonlinear viscosity follows the velocities inside the PT iterations.
+    if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
   }
 }
 
@@ -300,6 +303,8 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
 std::vector<pt::Residual> Stokes::residuals() {
   last_ = dispatch<2, 3>("grid dimensions", dims(),
                          [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
+  // With a power law the equations are solved when mu is also the flow law's viscosity of v.
+  if (power_) last_.push_back(viscosity_residual());
   return last_;
 }
 

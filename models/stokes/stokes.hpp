@@ -8,6 +8,7 @@
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/walls.hpp"
+#include "models/stokes/power_law.hpp"
 #include "models/stokes/rigid_body.hpp"
 #include "solvers/pt_solver.hpp"
 
@@ -34,6 +35,7 @@ class Stokes final : public Model, public pt::Problem {
     bool rms_norm;                            // residual_norm = rms_range
     std::optional<real> continuity_tol;       // none: solver.tol
     PtChoice pt;  // Re, r, solver.cfl, gravity, viscosity_average = harmonic
+    PowerLawOptions power_law;
     pt::Options solver;
     static Options from(const io::json& config);
   };
@@ -64,6 +66,8 @@ class Stokes final : public Model, public pt::Problem {
   Field& tau(int component) { return T_[component]; }  // xx, yy, zz, xy, xz, yz
   Field& mu() { return mu_; }
   Field& rho() { return rho_; }
+  // The power law's cell fields (eta0, n, eps_ref), null when every material is Newtonian.
+  PowerLawFields* power_law() { return power_ ? &*power_ : nullptr; }
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
@@ -88,6 +92,11 @@ class Stokes final : public Model, public pt::Problem {
   void set_stiff_inclusion(const real centre[3], real radius);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
   void smooth_viscosity(int passes);
+  // Power law (power_law.cpp): one relaxed viscosity update from the current velocities, then
+  // mu_max; mu_max and its halos from mu; the flow law's residual |eta(v) - mu| / mu.
+  void update_viscosity();
+  void refresh_mu_max();
+  pt::Residual viscosity_residual();
   static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   State state() { return state_of(V_, P_, T_); }
   Material material() const { return {mu_.view(), mu_max_.view(), rho_.view()}; }
@@ -124,6 +133,7 @@ class Stokes final : public Model, public pt::Problem {
   };
   std::optional<StiffInclusion> stiff_;
   std::optional<RigidBody> rigid_;
+  std::optional<PowerLawFields> power_;  // some material has a power law (stokes.power_law)
   pt::Solver solver_;
 };
 

@@ -1,0 +1,109 @@
+// The Stokes model's power-law viscosity: keys, fields, and the update inside the PT iterations
+// (docs/models/stokes.md, "Power-law viscosity"). A kernel source: the update runs on the backend.
+#include "models/stokes/power_law.hpp"
+
+#include <cmath>
+
+#include "core/boundary.hpp"
+#include "core/dispatch.hpp"
+#include "core/for_each.hpp"
+#include "models/stokes/stokes.hpp"
+
+namespace staghorn::stokes {
+
+void PowerLawOptions::add_to(io::Schema& s) {
+  using io::Type;
+  s.add("stokes.power_law.n", Type::number, 1.0,
+        "Stress exponent n of the matrix's power-law viscosity eta = eta0 (eps_II / eps_ref)^(1/n "
+        "- 1), eta0 = stokes.viscosity, eps_II = sqrt(eps_ij eps_ij / 2) of the deviatoric strain "
+        "rate; 1: Newtonian (no cost)")
+      .at_least(1)
+      .at_most(100);
+  s.add("stokes.power_law.eps_ref", Type::number, 1.0,
+        "Reference strain rate of the matrix's power law (where eta = eta0)")
+      .above(0);
+  s.add("stokes.inclusion.power_law.n", Type::number, 1.0,
+        "Stress exponent of the inclusion's power law (eta0 = stokes.inclusion.viscosity); cells "
+        "at least half inside the inclusion take it")
+      .at_least(1)
+      .at_most(100);
+  s.add("stokes.inclusion.power_law.eps_ref", Type::number, nullptr,
+        "Reference strain rate of the inclusion's power law (null: the matrix's)")
+      .above(0);
+  s.add("stokes.power_law.eta_min", Type::number, 0.0,
+        "Lower bound on the power-law viscosity (0: none)")
+      .at_least(0);
+  s.add("stokes.power_law.eta_max", Type::number, nullptr,
+        "Upper bound on the power-law viscosity (null: none; with n > 1 a region at rest has an "
+        "unbounded viscosity, and the iterations slow down as the viscosity contrast grows)")
+      .above(0);
+  s.add("stokes.power_law.relaxation", Type::number, 0.5,
+        "Relaxation theta of each viscosity update in log space, mu <- mu^(1-theta) eta^theta "
+        "(1: no relaxation)")
+      .above(0)
+      .at_most(1);
+  s.add("stokes.power_law.interval", Type::integer, 1,
+        "PT iterations between viscosity updates (each update: one pass over the cells and two "
+        "halo exchanges)")
+      .at_least(1);
+}
+
+PowerLawOptions PowerLawOptions::from(const io::json& c) {
+  using io::at_path;
+  PowerLawOptions o;
+  o.matrix = {at_path(c, "stokes.power_law.n").get<real>(),
+              at_path(c, "stokes.power_law.eps_ref").get<real>()};
+  o.inclusion.n = at_path(c, "stokes.inclusion.power_law.n").get<real>();
+  const io::json& e = at_path(c, "stokes.inclusion.power_law.eps_ref");
+  o.inclusion.eps_ref = e.is_null() ? o.matrix.eps_ref : e.get<real>();
+  o.update.eta_min = at_path(c, "stokes.power_law.eta_min").get<real>();
+  if (const io::json& v = at_path(c, "stokes.power_law.eta_max"); !v.is_null())
+    o.update.eta_max = v.get<real>();
+  if (o.update.eta_max > 0 && o.update.eta_max <= o.update.eta_min)
+    throw io::ConfigError(
+        "stokes.power_law.eta_max: " + at_path(c, "stokes.power_law.eta_max").dump() +
+        " must be above stokes.power_law.eta_min (" +
+        at_path(c, "stokes.power_law.eta_min").dump() + ")");
+  o.update.theta = at_path(c, "stokes.power_law.relaxation").get<real>();
+  o.interval = at_path(c, "stokes.power_law.interval").get<int>();
+  return o;
+}
+
+PowerLawFields::PowerLawFields(const Layout& l, Backend b)
+    : eta0("eta0", Location::cell, l, b, "Pa s", "reference viscosity of the power law"),
+      n("power_law_n", Location::cell, l, b, "1", "stress exponent of the power law"),
+      eps_ref("eps_ref", Location::cell, l, b, "s-1", "reference strain rate of the power law"),
+      mu_start("mu_start", Location::cell, l, b) {}
+
+void Stokes::refresh_mu_max() {
+  halo_.exchange({&mu_});
+  fill_ghosts(ex_, dec_, mu_, zero_gradient_sides());
+  dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
+    for_each(ex_, layout_.interior(), LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), mu_floor_});
+  });
+  halo_.exchange({&mu_max_});
+  fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
+}
+
+void Stokes::update_viscosity() {
+  dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
+    constexpr int D = decltype(dim)::value;
+    for_each(
+        ex_, layout_.interior(),
+        PowerLawUpdate<D>{{{params(), state(), material()}, power_->law(), opt_.power_law.update}});
+  });
+  // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood).
+  refresh_mu_max();
+}
+
+pt::Residual Stokes::viscosity_residual() {
+  const real local = dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
+    constexpr int D = decltype(dim)::value;
+    return reduce(ex_, layout_.interior(), MaxOp{},
+                  ViscosityMismatch<D>{
+                      {{params(), state(), material()}, power_->law(), opt_.power_law.update}});
+  });
+  return {"viscosity", dec_.comm().max(local), 1};
+}
+
+}  // namespace staghorn::stokes
