@@ -13,7 +13,8 @@ constexpr int kK = static_cast<int>(Property::permeability);
 void refuse_both(const materials::Options& o) {
   for (const materials::PhaseOptions& p : o.phases)
     if (p.values[kPhi] && p.values[kK])
-      throw io::ConfigError(p.key + ": give porosity or permeability, not both (k = k0 "
+      throw io::ConfigError(p.key +
+                            ": give porosity or permeability, not both (k = k0 "
                             "(phi/phi0)^n ties them)");
   if (!o.variables[kPhi].empty() && !o.variables[kK].empty())
     throw io::ConfigError(o.section +

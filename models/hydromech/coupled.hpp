@@ -33,7 +33,7 @@ class CoupledHydroMech final : public Model, public pt::Problem {
     std::array<stokes::Wall, 6> walls;
     bool tiled;  // kernel = tiled
     pt::Options solver;
-    io::json initial;  // hydromech.initial, read by set_initial
+    io::json initial;              // hydromech.initial, read by set_initial
     materials::Options materials;  // hydromech.materials: the background porosity
     static Options from(const io::json& config);
   };

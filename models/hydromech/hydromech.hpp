@@ -26,7 +26,7 @@ class HydroMech final : public Model, public pt::Problem {
     Material material;
     PeBcs sides;
     pt::Options solver;
-    io::json initial;  // hydromech.initial, read by set_initial
+    io::json initial;              // hydromech.initial, read by set_initial
     materials::Options materials;  // hydromech.materials: the background porosity
     static Options from(const io::json& config);
   };

@@ -34,7 +34,8 @@ std::string variables_of(int nc) {
   std::string list;
   for (int v = 0; v < n; ++v) {
     char name[NC_MAX_NAME + 1];
-    if (nc_inq_varname(nc, v, name) == NC_NOERR) list += (list.empty() ? "" : ", ") + std::string(name);
+    if (nc_inq_varname(nc, v, name) == NC_NOERR)
+      list += (list.empty() ? "" : ", ") + std::string(name);
   }
   return list.empty() ? "none" : list;
 }

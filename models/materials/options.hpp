@@ -31,8 +31,8 @@ enum class Shape { sphere, ellipsoid, box, layer, random_inclusions };
 struct PhaseOptions {
   std::string key;  // "stokes.materials.phases[2]": errors name it
   Shape shape;
-  std::optional<std::array<real, 3>> center;  // none: the domain's centre
-  std::optional<real> radius;                 // sphere
+  std::optional<std::array<real, 3>> center;     // none: the domain's centre
+  std::optional<real> radius;                    // sphere
   std::optional<std::array<real, 3>> semi_axes;  // ellipsoid
   std::optional<std::array<real, 3>> lo, hi;     // box
   std::array<real, 3> rotation;                  // degrees: about z, then y, then x
@@ -45,11 +45,11 @@ struct PhaseOptions {
 };
 
 struct Options {
-  std::string section;  // "stokes.materials"
+  std::string section;               // "stokes.materials"
   std::vector<Property> properties;  // the model's
   std::vector<PhaseOptions> phases;
-  std::optional<int> subsamples;  // none: the model's default
-  std::string file;               // "" : no file
+  std::optional<int> subsamples;                   // none: the model's default
+  std::string file;                                // "" : no file
   std::array<std::string, kProperties> variables;  // file variable per property ("" : none)
   bool empty() const { return phases.empty() && file.empty(); }
 

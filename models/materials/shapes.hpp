@@ -16,8 +16,8 @@ struct Body {
   std::array<real, 3> centre{};
   std::array<real, 3> half{};  // sphere: radius in [0]; ellipsoid: semi-axes; box: half sizes
   std::array<std::array<real, 3>, 3> axes{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};  // rotated x, y, z
-  std::array<real, 3> normal{};  // layer: unit normal
-  real from = 0, to = 0;         // layer
+  std::array<real, 3> normal{};                                                // layer: unit normal
+  real from = 0, to = 0;                                                       // layer
   // Half extents of the axis-aligned box around the body (infinite for a layer).
   std::array<real, 3> bound{};
 

@@ -35,7 +35,8 @@ real buoyancy_stress(const materials::Materials& m, real rho0, real gnorm, real 
     if (const auto& rho = p.values[static_cast<int>(Property::density)])
       s = std::fmax(s, std::fabs(*rho - rho0) * gnorm * p.size);
   if (m.from_file(Property::density))
-    s = std::fmax(s, (m.file_max(Property::density) - m.file_min(Property::density)) * gnorm * lmax);
+    s = std::fmax(s,
+                  (m.file_max(Property::density) - m.file_min(Property::density)) * gnorm * lmax);
   return s;
 }
 

@@ -34,7 +34,7 @@ void Stokes::add_options(io::Schema& s) {
       .at_least(1)
       .at_most(64);
   materials::Options::add_to(s, "stokes.materials",
-                            {materials::Property::viscosity, materials::Property::density});
+                             {materials::Property::viscosity, materials::Property::density});
   s.add("stokes.pure_shear", Type::number, 0.0,
         "Background pure-shear strain rate e: initial v = e (x - xc, -(y - yc), 0), and the "
         "normal velocity of the x and y walls");

@@ -1,5 +1,7 @@
 // The materials module: volume fractions against exact areas and volumes, the mixing of the single
 // stokes.inclusion to the bit, random placement, NetCDF fields, and every validation error.
+#include "models/materials/materials.hpp"
+
 #include <gtest/gtest.h>
 #include <netcdf.h>
 
@@ -7,7 +9,6 @@
 #include <filesystem>
 #include <random>
 
-#include "models/materials/materials.hpp"
 #include "models/materials/random_inclusions.hpp"
 #include "test_support.hpp"
 
@@ -78,8 +79,8 @@ TEST(Fractions, CircleEllipseBoxConvergeToTheirAreas) {
       {{"shape", "box"}, {"lo", {0.3, 0.35, 0}}, {"hi", {0.7, 0.6, 0}}, {"rotation", {20, 0, 0}}},
       g, 0.4 * 0.25);
   const double layer = volume(
-      build({{"phases", {phase({{"shape", "layer"}, {"normal", {0, 2, 0}}, {"from", 0.25},
-                                {"to", 0.5}})}}},
+      build({{"phases",
+              {phase({{"shape", "layer"}, {"normal", {0, 2, 0}}, {"from", 0.25}, {"to", 0.5}})}}},
             g),
       g);
   EXPECT_NEAR(layer, 0.25, 1e-12);
@@ -87,26 +88,26 @@ TEST(Fractions, CircleEllipseBoxConvergeToTheirAreas) {
 
 TEST(Fractions, SphereAndRotatedEllipsoidIn3D) {
   const Grid g = grid(24, 3);
-  const double sphere = volume(
-      build({{"phases", {phase({{"shape", "sphere"}, {"radius", 0.3}})}}}, g, 4), g);
+  const double sphere =
+      volume(build({{"phases", {phase({{"shape", "sphere"}, {"radius", 0.3}})}}}, g, 4), g);
   EXPECT_NEAR(sphere, 4.0 / 3 * M_PI * 0.027, 2e-3);
-  const double ellipsoid =
-      volume(build({{"phases", {phase({{"shape", "ellipsoid"},
-                                       {"semi_axes", {0.4, 0.2, 0.15}},
-                                       {"rotation", {30, 20, 10}}})}}},
-                   g, 4),
-             g);
+  const double ellipsoid = volume(build({{"phases",
+                                          {phase({{"shape", "ellipsoid"},
+                                                  {"semi_axes", {0.4, 0.2, 0.15}},
+                                                  {"rotation", {30, 20, 10}}})}}},
+                                        g, 4),
+                                  g);
   EXPECT_NEAR(ellipsoid, 4.0 / 3 * M_PI * 0.4 * 0.2 * 0.15, 2e-3);
 }
 
 // Painting order: a later phase covers an earlier one.
 TEST(Fractions, LaterPhasesPaintOverEarlierOnes) {
   const Grid g = grid(16, 2);
-  const Materials m = build({{"phases",
-                              {{{"shape", "box"}, {"lo", {0, 0, 0}}, {"hi", {1, 0.5, 0}},
-                                {"viscosity", 10.0}},
-                               {{"shape", "circle"}, {"radius", 0.2}, {"viscosity", 0.1}}}}},
-                            g);
+  const Materials m =
+      build({{"phases",
+              {{{"shape", "box"}, {"lo", {0, 0, 0}}, {"hi", {1, 0.5, 0}}, {"viscosity", 10.0}},
+               {{"shape", "circle"}, {"radius", 0.2}, {"viscosity", 0.1}}}}},
+            g);
   const real inside[3] = {0.5, 0.45, 0}, box[3] = {0.1, 0.1, 0}, matrix[3] = {0.1, 0.9, 0};
   EXPECT_DOUBLE_EQ(m.mix(inside, Property::viscosity), 0.1);
   EXPECT_DOUBLE_EQ(m.mix(box, Property::viscosity), 10);
@@ -149,7 +150,7 @@ TEST(Fractions, SingleInclusionMixesAsBefore) {
 
 PhaseOptions random_phase(int count, std::uint64_t seed, real gap) {
   json p = {{"shape", "random_inclusions"}, {"count", count}, {"radius_min", 0.03},
-            {"radius_max", 0.06}, {"seed", seed}, {"gap", gap}};
+            {"radius_max", 0.06},           {"seed", seed},   {"gap", gap}};
   return options({{"phases", {p}}}).phases[0];
 }
 
@@ -188,8 +189,8 @@ TEST(RandomInclusions, TooManyFailNamingTheKey) {
 // A NetCDF file as xarray writes a field indexed [y, x]: dimensions (y, x), 1-D coordinate
 // variables of the same names, _FillValue NaN; here y descends.
 std::string write_file(const std::string& name, const std::vector<double>& xs,
-                       const std::vector<double>& ys, const std::function<double(double, double)>& f,
-                       const char* var = "k") {
+                       const std::vector<double>& ys,
+                       const std::function<double(double, double)>& f, const char* var = "k") {
   int nc, dx, dy, vx, vy, vk;
   EXPECT_EQ(nc_create(name.c_str(), NC_CLOBBER | NC_NETCDF4, &nc), NC_NOERR);
   nc_def_dim(nc, "y", ys.size(), &dy);
@@ -233,10 +234,11 @@ TEST(File, LinearFieldIsExactAndDescendingAxesWork) {
       EXPECT_NEAR(m.mix(x, Property::density), lin(x[0], x[1]), 1e-13);
     }
   // A phase over the file keeps the file's value where it sets no density.
-  const Materials p = build({{"file", f},
-                             {"variables", {{"density", "k"}}},
-                             {"phases", {{{"shape", "circle"}, {"radius", 0.2}, {"viscosity", 2}}}}},
-                            g);
+  const Materials p =
+      build({{"file", f},
+             {"variables", {{"density", "k"}}},
+             {"phases", {{{"shape", "circle"}, {"radius", 0.2}, {"viscosity", 2}}}}},
+            g);
   const real c[3] = {0.5, 0.5, 0};
   EXPECT_NEAR(p.mix(c, Property::density), lin(0.5, 0.5), 1e-13);
   EXPECT_DOUBLE_EQ(p.mix(c, Property::viscosity), 2);
@@ -255,7 +257,8 @@ TEST(Validation, FileErrorsNameKeyFileAndVariable) {
   const auto ok = [](double x, double y) { return 1 + x + y; };
   const std::string good = write_file("good.nc", axis(5, 0, 1), axis(5, 0, 1), ok);
   expect_error(from_file("missing.nc"), "m.file: 'missing.nc' does not exist");
-  expect_error(from_file(good, "rho"), "m.variables.density: file 'good.nc' has no variable 'rho' (it has: x, y, k)");
+  expect_error(from_file(good, "rho"),
+               "m.variables.density: file 'good.nc' has no variable 'rho' (it has: x, y, k)");
   write_file("short.nc", axis(5, 0.2, 1), axis(5, 0, 1), ok);
   expect_error(from_file("short.nc"),
                "m.variables.density: file 'short.nc', variable 'k': coordinate 'x' spans [0.2, 1]");
@@ -279,9 +282,11 @@ TEST(Validation, GeometryErrorsNameTheKey) {
   expect_error({{"phases", {{{"shape", "box"}, {"lo", {0.5, 0, 0}}, {"hi", {0.4, 1, 0}}}}}},
                "m.phases[0].hi[0]: must be above lo[0]");
   expect_error({{"phases", {{{"shape", "circle"}}}}}, "m.phases[0].radius: needed by shape circle");
-  expect_error({{"phases", {{{"shape", "box"}, {"radius", 0.1}, {"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}}},
-               "m.phases[0].radius: not a key of shape box");
-  expect_error({{"phases", {{{"shape", "ellipse"}, {"semi_axes", {0.1, 0.2, 1}}, {"rotation", {0, 10, 0}}}}}},
+  expect_error(
+      {{"phases", {{{"shape", "box"}, {"radius", 0.1}, {"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}}},
+      "m.phases[0].radius: not a key of shape box");
+  expect_error({{"phases",
+                 {{{"shape", "ellipse"}, {"semi_axes", {0.1, 0.2, 1}}, {"rotation", {0, 10, 0}}}}}},
                "m.phases[0].rotation: a 2-D grid rotates about z only");
   expect_error({{"phases", {{{"shape", "layer"}, {"normal", {0, 0, 1}}, {"from", 0}, {"to", 1}}}}},
                "m.phases[0].normal: must not be zero");
