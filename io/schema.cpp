@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -132,8 +133,15 @@ std::string to_string(Type t) {
       return "[number x3]";
     case Type::bool3:
       return "[boolean x3]";
+    case Type::list:
+      return "[object ...]";
   }
   return "?";
+}
+
+Option& Option::of(const Schema& element) {
+  items = std::make_shared<const Schema>(element);
+  return *this;
 }
 
 Option& Schema::add(std::string path, Type type, json fallback, std::string description) {
@@ -157,26 +165,50 @@ bool Schema::is_section(const std::string& path) const {
                      [&](const Option& o) { return o.path.rfind(prefix, 0) == 0; });
 }
 
-void Schema::check_object(const json& obj, const std::string& prefix,
+void Schema::check_object(const json& obj, const std::string& prefix, const std::string& shown,
                           std::vector<std::string>& errors) const {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     try {
-      check_key(it.value(), join(prefix, it.key()), errors);
+      check_key(it.value(), join(prefix, it.key()), join(shown, it.key()), errors);
     } catch (const ConfigError& e) {
       errors.push_back(e.what());
     }
   }
 }
 
-void Schema::check_key(const json& value, const std::string& path,
+void Schema::check_key(const json& value, const std::string& path, const std::string& shown,
                        std::vector<std::string>& errors) const {
-  if (const Option* o = find(path)) return check_value(*o, path, value);
-  if (!is_section(path)) fail(path, "unknown key" + suggestion(path));
-  if (!value.is_object()) fail(path, "expected an object, got " + value.dump());
-  check_object(value, path, errors);
+  if (const Option* o = find(path)) {
+    if (o->type == Type::list) return check_list(*o, value, shown, errors);
+    return check_value(*o, shown, value);
+  }
+  if (!is_section(path)) {
+    // The suggestion is a path of this schema: shown as the user sees that place.
+    std::string hint = suggestion(path);
+    if (!hint.empty()) {
+      const std::string root = shown.substr(0, shown.size() - path.size());
+      hint = " (did you mean " + root + hint + "?)";
+    }
+    fail(shown, "unknown key" + hint);
+  }
+  if (!value.is_object()) fail(shown, "expected an object, got " + value.dump());
+  check_object(value, path, shown, errors);
 }
 
-// " (did you mean KEY?)" for the closest key of the same depth, or nothing.
+// Each element is an object of the item schema's keys, named by its index: "a.list[2].key".
+void Schema::check_list(const Option& o, const json& value, const std::string& shown,
+                        std::vector<std::string>& errors) const {
+  if (!value.is_array()) fail(shown, "expected an array of objects, got " + value.dump());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string at = shown + "[" + std::to_string(i) + "]";
+    if (!value[i].is_object())
+      errors.push_back(at + ": expected an object, got " + value[i].dump());
+    else
+      o.items->check_object(value[i], "", at, errors);
+  }
+}
+
+// The closest key of the same depth (as " (did you mean KEY?)" after the caller's prefix), or "".
 std::string Schema::suggestion(const std::string& path) const {
   std::string best;
   std::size_t best_d = 3;
@@ -189,19 +221,24 @@ std::string Schema::suggestion(const std::string& path) const {
     const std::size_t d = edit_distance(cand, path);
     if (d < best_d) best_d = d, best = cand;
   }
-  return best.empty() ? std::string() : " (did you mean " + best + "?)";
+  return best;
 }
 
-json Schema::resolve(const json& user) const {
+json Schema::resolve(const json& user, const std::string& config_dir) const {
   if (!user.is_object()) throw ConfigError("config: the top level must be a JSON object");
   std::vector<std::string> errors;
-  check_object(user, "", errors);
+  check_object(user, "", "", errors);
   if (errors.size() == 1) throw ConfigError(errors.front());
   if (!errors.empty()) {
     std::string all = std::to_string(errors.size()) + " errors in the configuration:";
     for (const std::string& e : errors) all += "\n  " + e;
     throw ConfigError(all);
   }
+  return complete(user, config_dir);
+}
+
+// The checked `user` with every default filled in, list elements included.
+json Schema::complete(const json& user, const std::string& config_dir) const {
   json out = json::object();
   for (const auto& o : options_) {
     json* node = &out;
@@ -211,16 +248,27 @@ json Schema::resolve(const json& user) const {
       given = (given && given->is_object() && given->contains(part)) ? &(*given)[part] : nullptr;
     }
     *node = given ? *given : o.fallback;
+    if (o.type == Type::list)
+      for (json& element : *node) element = o.items->complete(element, config_dir);
+    if (o.config_relative && node->is_string() && !config_dir.empty()) {
+      const std::filesystem::path file = node->get<std::string>();
+      if (!file.empty() && file.is_relative())
+        *node = (std::filesystem::path(config_dir) / file).lexically_normal().string();
+    }
   }
   return out;
 }
 
-void Schema::describe(std::ostream& out) const {
+void Schema::describe(std::ostream& out) const { describe(out, ""); }
+
+// Keys under `prefix` (a list's elements: "stokes.materials.phases[]."), sections by first part.
+void Schema::describe(std::ostream& out, const std::string& prefix) const {
   std::string section;
   for (const auto& o : options_) {
     const std::string s = o.path.substr(0, o.path.find('.'));
-    if (s != section) out << "\n[" << (section = s) << "]\n";
-    out << "  " << o.path << " (" << to_string(o.type) << ", default " << o.fallback.dump();
+    if (prefix.empty() && s != section) out << "\n[" << (section = s) << "]\n";
+    out << "  " << prefix << o.path << " (" << to_string(o.type) << ", default "
+        << o.fallback.dump();
     if (o.min) out << ", " << (o.min_exclusive ? "> " : ">= ") << *o.min;
     if (o.max) out << ", <= " << *o.max;
     if (!o.choices.empty()) {
@@ -228,6 +276,7 @@ void Schema::describe(std::ostream& out) const {
       for (const auto& c : o.choices) out << " " << c;
     }
     out << ")\n      " << o.description << "\n";
+    if (o.type == Type::list) o.items->describe(out, prefix + o.path + "[].");
   }
 }
 
@@ -256,6 +305,7 @@ json option_schema(const Option& o) {
   if (o.max) e["maximum"] = *o.max;
   if (!o.choices.empty()) e["enum"] = o.choices;
   json s = e;
+  if (o.type == Type::list) s = {{"type", "array"}, {"items", o.items->json_schema()}};
   if (o.type == Type::int3 || o.type == Type::number3 || o.type == Type::bool3)
     s = {{"type", "array"}, {"items", e}, {"minItems", 3}, {"maxItems", 3}};
   if (o.fallback.is_null()) s = {{"anyOf", json::array({s, {{"type", "null"}}})}};

@@ -1,5 +1,6 @@
 #pragma once
 #include <deque>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -18,8 +19,11 @@ class ConfigError : public Error {
   using Error::Error;
 };
 
-enum class Type { integer, number, boolean, string, int3, number3, bool3 };
+// list: an array of objects, each checked against the option's own item schema (Option::of).
+enum class Type { integer, number, boolean, string, int3, number3, bool3, list };
 std::string to_string(Type t);
+
+class Schema;
 
 // One documented key: its JSON path (dots between objects), type, default and meaning, and the
 // values it accepts. A default of null means "unset" and accepts null from the user too.
@@ -31,11 +35,17 @@ struct Option {
   std::optional<double> min, max;
   bool min_exclusive = false;
   std::vector<std::string> choices;
+  // Type::list: the keys of each element (paths relative to the element).
+  std::shared_ptr<const Schema> items;
+  // A file name: resolve() makes a relative one relative to the config file's directory.
+  bool config_relative = false;
 
   Option& at_least(double v) { return min = v, min_exclusive = false, *this; }
   Option& above(double v) { return min = v, min_exclusive = true, *this; }
   Option& at_most(double v) { return max = v, *this; }
   Option& one_of(std::vector<std::string> c) { return choices = std::move(c), *this; }
+  Option& of(const Schema& element);
+  Option& relative_to_config() { return config_relative = true, *this; }
 };
 
 // The schema of a run: every key any layer (run, solver, model) accepts.
@@ -46,8 +56,9 @@ class Schema {
   // Checks `user` against the schema and returns it completed with the defaults. Unknown keys,
   // wrong types and out-of-range values throw ConfigError naming the path, e.g.
   // "grid.n[2]: must be >= 1, got 0"; with several, one ConfigError lists them all, one a line,
-  // so that a user fixes them in one go.
-  json resolve(const json& user) const;
+  // so that a user fixes them in one go. Relative file names of keys marked relative_to_config()
+  // are joined to `config_dir` (unchanged when it is empty).
+  json resolve(const json& user, const std::string& config_dir = "") const;
   // All keys with type, default and description, grouped by section.
   void describe(std::ostream& out) const;
   // The same as a JSON Schema (draft-07) object: nested objects, no unknown keys, each key's
@@ -58,10 +69,16 @@ class Schema {
  private:
   const Option* find(const std::string& path) const;
   bool is_section(const std::string& path) const;
-  void check_object(const json& obj, const std::string& prefix,
+  // `prefix` is the path inside this schema, `shown` the same place as the user sees it (a list
+  // element's keys are checked by the item schema but named from the config's root).
+  void check_object(const json& obj, const std::string& prefix, const std::string& shown,
                     std::vector<std::string>& errors) const;
-  void check_key(const json& value, const std::string& path,
+  void check_key(const json& value, const std::string& path, const std::string& shown,
                  std::vector<std::string>& errors) const;
+  void check_list(const Option& o, const json& value, const std::string& shown,
+                  std::vector<std::string>& errors) const;
+  json complete(const json& user, const std::string& config_dir) const;
+  void describe(std::ostream& out, const std::string& prefix) const;
   std::string suggestion(const std::string& path) const;
   std::deque<Option> options_;  // stable references for add()'s chaining
 };

@@ -360,7 +360,9 @@ io::json resolve_config(const RunRequest& request) {
   if (request.restart) user["restart"] = *request.restart;
   const io::json model = user.contains("model") ? user["model"] : io::json("diffusion");
   if (!model.is_string()) throw io::ConfigError("model: expected a string, got " + model.dump());
-  return schema_for(find_model(model.get<std::string>())).resolve(user);
+  // File keys (e.g. a materials file) are relative to the config file, wherever the run starts.
+  const std::string config_dir = fs::path(request.config_path).parent_path().string();
+  return schema_for(find_model(model.get<std::string>())).resolve(user, config_dir);
 }
 
 void check(const RunRequest& request, const Comm& comm, std::ostream& out, bool print_config) {

@@ -8,6 +8,7 @@
 #include "core/overlap.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
+#include "models/materials/options.hpp"
 #include "models/model.hpp"
 #include "models/staggered_stokes/walls.hpp"
 #include "solvers/pt_solver.hpp"
@@ -32,7 +33,8 @@ class CoupledHydroMech final : public Model, public pt::Problem {
     std::array<stokes::Wall, 6> walls;
     bool tiled;  // kernel = tiled
     pt::Options solver;
-    io::json initial;  // hydromech.initial, read by set_initial
+    io::json initial;              // hydromech.initial, read by set_initial
+    materials::Options materials;  // hydromech.materials: the background porosity
     static Options from(const io::json& config);
   };
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/coupled.hpp"
 #include "models/hydromech/initial_shape.hpp"
 #include "models/hydromech/solitary_wave.hpp"
@@ -10,8 +11,9 @@ namespace staghorn::hydromech {
 namespace {
 
 // The 1-D solitary wave's assumptions: the reduced variant's, and a viscous matrix.
-void require_wave(const Material& m, real shear_modulus, real amplitude) {
-  require_solitary_wave_material(m, amplitude);
+void require_wave(const Material& m, real shear_modulus, real amplitude,
+                  const BackgroundPorosity& background) {
+  require_solitary_wave(m, amplitude, background);
   if (shear_modulus != 0)
     throw io::ConfigError(
         "hydromech.coupled.shear_modulus: the solitary_wave initial condition needs a viscous "
@@ -26,7 +28,9 @@ void require_wave(const Material& m, real shear_modulus, real amplitude) {
 void CoupledHydroMech::set_initial(const io::json& ic) {
   const Grid& g = dec_.grid();
   const InitialShape shape(ic, g);
-  if (shape.type == "solitary_wave") require_wave(opt_.mat, opt_.shear_modulus, shape.amplitude);
+  const BackgroundPorosity background(opt_.materials, g, opt_.mat);
+  if (shape.type == "solitary_wave")
+    require_wave(opt_.mat, opt_.shear_modulus, shape.amplitude, background);
   const SolitaryWave wave{shape.amplitude};
   const real delta = compaction_length();
   // 1-D: Pe_eff = (1 + 4 eta_s / (3 eta0)) Pe obeys the reduced equations; p = -(4/3) eta_s / eta0
@@ -42,7 +46,7 @@ void CoupledHydroMech::set_initial(const io::json& ic) {
         real d[3];
         const real r2 = shape.offset(g, idx, d);
         const std::size_t c = layout_.index(i, j, k);
-        phi[c] = opt_.mat.phi0;
+        phi[c] = background.at(cell_centre(g, idx).data());
         P[c] = Pf[c] = 0;
         if (shape.type == "gaussian") phi[c] *= 1 + shape.amplitude * std::exp(-r2 / 2);
         if (shape.type == "solitary_wave") {

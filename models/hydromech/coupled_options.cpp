@@ -1,4 +1,5 @@
 // Configuration keys of the variant choice and of the coupled variant.
+#include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/coupled.hpp"
 
@@ -63,6 +64,7 @@ CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {
   o.tiled = at_path(c, "hydromech.coupled.kernel").get<std::string>() == "tiled";
   o.solver = pt::Options::from(c);
   o.initial = at_path(c, "hydromech.initial");
+  o.materials = materials::Options::from(c, "hydromech.materials", material_properties());
   return o;
 }
 

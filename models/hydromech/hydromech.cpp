@@ -32,7 +32,7 @@ HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
       mat_(opt.material),
       solver_(opt.solver),
       cfl_(opt.solver.cfl) {
-  set_initial(opt.initial);
+  set_initial(opt.initial, opt.materials);
 }
 
 Coefficients HydroMech::coefficients() const {

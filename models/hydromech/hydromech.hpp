@@ -4,6 +4,7 @@
 #include "core/overlap.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/kernels.hpp"
+#include "models/materials/options.hpp"
 #include "models/model.hpp"
 #include "solvers/pt_solver.hpp"
 
@@ -25,7 +26,8 @@ class HydroMech final : public Model, public pt::Problem {
     Material material;
     PeBcs sides;
     pt::Options solver;
-    io::json initial;  // hydromech.initial, read by set_initial
+    io::json initial;              // hydromech.initial, read by set_initial
+    materials::Options materials;  // hydromech.materials: the background porosity
     static Options from(const io::json& config);
   };
 
@@ -71,7 +73,7 @@ class HydroMech final : public Model, public pt::Problem {
   real residual_sum(bool absolute) const;
   real residual_reduce(bool absolute) const;
   void finish_step();
-  void set_initial(const io::json& ic);
+  void set_initial(const io::json& ic, const materials::Options& materials);
 
   const Decomposition& dec_;
   Exec ex_;

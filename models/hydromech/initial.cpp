@@ -1,16 +1,18 @@
 // Initial conditions, evaluated once on the host at cell centres.
 #include <cmath>
 
+#include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/hydromech.hpp"
 #include "models/hydromech/initial_shape.hpp"
 #include "models/hydromech/solitary_wave.hpp"
 
 namespace staghorn::hydromech {
 
-void HydroMech::set_initial(const io::json& ic) {
+void HydroMech::set_initial(const io::json& ic, const materials::Options& materials) {
   const Grid& g = dec_.grid();
   const InitialShape shape(ic, g);
-  if (shape.type == "solitary_wave") require_solitary_wave_material(mat_, shape.amplitude);
+  const BackgroundPorosity background(materials, g, mat_);
+  if (shape.type == "solitary_wave") require_solitary_wave(mat_, shape.amplitude, background);
   const SolitaryWave wave{shape.amplitude};
   const real delta = std::sqrt(mat_.k0 * mat_.eta0);  // compaction length
 
@@ -23,7 +25,7 @@ void HydroMech::set_initial(const io::json& ic) {
         real d[3];
         const real r2 = shape.offset(g, idx, d);
         const std::size_t c = layout_.index(i, j, k);
-        phi[c] = mat_.phi0;
+        phi[c] = background.at(cell_centre(g, idx).data());
         Pe[c] = 0;
         if (shape.type == "gaussian") phi[c] *= 1 + shape.amplitude * std::exp(-r2 / 2);
         if (shape.type == "solitary_wave") {

@@ -27,7 +27,17 @@ real InitialShape::offset(const Grid& g, const int idx[3], real d[3]) const {
   return r2;
 }
 
-void require_solitary_wave_material(const Material& m, real amplitude) {
+std::array<real, 3> cell_centre(const Grid& g, const int idx[3]) {
+  std::array<real, 3> x;
+  for (int a = 0; a < 3; ++a) x[a] = g.coordinate(Location::cell, a, idx[a]);
+  return x;
+}
+
+void require_solitary_wave(const Material& m, real amplitude, const BackgroundPorosity& b) {
+  if (!b.uniform())
+    throw io::ConfigError(
+        "hydromech.materials: the solitary_wave initial condition needs a uniform background "
+        "(no phases, no file)");
   if (m.n != 3)
     throw io::ConfigError(
         "hydromech.permeability.exponent: the solitary_wave initial condition "

@@ -7,6 +7,7 @@
 
 #include "core/grid.hpp"
 #include "io/schema.hpp"
+#include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/physics.hpp"
 
 namespace staghorn::hydromech {
@@ -22,8 +23,11 @@ struct InitialShape {
   real offset(const Grid& g, const int idx[3], real d[3]) const;
 };
 
-// The solitary wave's assumptions on the material (n = 3, m = 0, R = 1, amplitude > 1), checked
-// with the keys that break them named.
-void require_solitary_wave_material(const Material& m, real amplitude);
+// The coordinates of global cell idx's centre.
+std::array<real, 3> cell_centre(const Grid& g, const int idx[3]);
+
+// The solitary wave's assumptions on the material (n = 3, m = 0, R = 1, amplitude > 1, a uniform
+// background porosity), checked with the keys that break them named.
+void require_solitary_wave(const Material& m, real amplitude, const BackgroundPorosity& b);
 
 }  // namespace staghorn::hydromech

@@ -1,4 +1,5 @@
 // The hydro-mechanical model's configuration keys and its entry in the model registry.
+#include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/coupled.hpp"
 #include "models/hydromech/hydromech.hpp"
@@ -96,6 +97,7 @@ void HydroMech::add_options(io::Schema& s) {
       .one_of({"generic", "stored", "pairs"});
   add_material(s);
   add_initial(s);
+  materials::Options::add_to(s, "hydromech.materials", material_properties());
   add_boundaries(s);
 }
 
@@ -106,6 +108,7 @@ HydroMech::Options HydroMech::Options::from(const io::json& c) {
   o.sides = pe_bcs_from(c);
   o.solver = pt::Options::from(c);
   o.initial = io::at_path(c, "hydromech.initial");
+  o.materials = materials::Options::from(c, "hydromech.materials", material_properties());
   return o;
 }
 

@@ -1,96 +1,73 @@
 // Initial state, evaluated once on the host over the whole padded block (ghosts included, so that
-// prescribed walls start with consistent values): material from a matrix and one inclusion, and
-// the background pure-shear velocity field.
+// prescribed walls start with consistent values): material from the matrix, the inclusion and the
+// phases of stokes.materials (models/materials), and the background pure-shear velocity field.
 #include <cmath>
 
+#include "models/materials/host_fill.hpp"
+#include "models/materials/materials.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
 namespace {
 
-// The inclusion: a disc (2-D) or ball (3-D).
-struct Inclusion {
-  real radius = 0;
-  real center[3] = {0, 0, 0};
-  bool contains(const Grid& g, const real x[3]) const {
-    real r2 = 0;
-    for (int a = 0; a < g.dims(); ++a) {
-      real d = x[a] - center[a];
-      if (g.periodic[a]) d -= g.length[a] * std::round(d / g.length[a]);  // nearest image
-      r2 += d * d;
-    }
-    return r2 < radius * radius;
-  }
-  // Fraction of the cell around x (spacing h) inside, from s^dims sample points (s = 1: the
-  // centre decides).
-  real fraction(const Grid& g, const real x[3], int s) const {
-    int in = 0, total = 0;
-    const int sz = g.dims() >= 3 ? s : 1;
-    for (int c = 0; c < sz; ++c)
-      for (int b = 0; b < s; ++b)
-        for (int a = 0; a < s; ++a) {
-          const int q[3] = {a, b, c};
-          real y[3] = {x[0], x[1], x[2]};
-          for (int ax = 0; ax < g.dims(); ++ax)
-            y[ax] += ((q[ax] + real(0.5)) / s - real(0.5)) * g.spacing(ax);
-          in += contains(g, y) ? 1 : 0;
-          ++total;
-        }
-    return real(in) / total;
-  }
-};
+using materials::Property;
 
-// Evaluates f(x) at every point of the padded block of a field at location `loc`.
-template <class F>
-void set_field(Field& field, const Decomposition& dec, F f) {
-  const Grid& g = dec.grid();
-  const Layout& l = field.layout();
-  std::vector<real> host = field.to_host();
-  const Region all = l.all();
-  const Int3 off = dec.offset();
-  for (int k = all.lo.z; k < all.hi.z; ++k)
-    for (int j = all.lo.y; j < all.hi.y; ++j)
-      for (int i = all.lo.x; i < all.hi.x; ++i) {
-        const int idx[3] = {i + off.x, j + off.y, k + off.z};
-        real x[3];
-        for (int a = 0; a < 3; ++a) x[a] = g.coordinate(field.location(), a, idx[a]);
-        host[l.index(i, j, k)] = f(x);
-      }
-  field.from_host(host);
+// stokes.inclusion as the first phase, painted before the listed ones (the same points, tests and
+// mixing as when it was the only one: bit-identical fields).
+materials::PhaseOptions inclusion_phase(const Stokes::Options::Inclusion& in, const real mid[3]) {
+  materials::PhaseOptions p;
+  p.key = "stokes.inclusion";
+  p.shape = materials::Shape::sphere;
+  p.center = in.center.value_or(std::array<real, 3>{mid[0], mid[1], mid[2]});
+  p.radius = in.radius;
+  p.rotation = {0, 0, 0};
+  p.seed = 0;
+  p.values[static_cast<int>(Property::viscosity)] = in.viscosity;
+  p.values[static_cast<int>(Property::density)] = in.density;
+  return p;
+}
+
+// The buoyancy stress of the density contrasts: each phase's over its size, a file's range over
+// the domain's largest side.
+real buoyancy_stress(const materials::Materials& m, real rho0, real gnorm, real lmax) {
+  real s = 0;
+  for (const materials::Phase& p : m.phases())
+    if (const auto& rho = p.values[static_cast<int>(Property::density)])
+      s = std::fmax(s, std::fabs(*rho - rho0) * gnorm * p.size);
+  if (m.from_file(Property::density))
+    s = std::fmax(s,
+                  (m.file_max(Property::density) - m.file_min(Property::density)) * gnorm * lmax);
+  return s;
 }
 
 }  // namespace
 
 void Stokes::set_initial() {
+  using materials::set_field;
   const Grid& g = dec_.grid();
   const Options::Inclusion& in = opt_.inclusion;
-  Inclusion inc;
-  inc.radius = in.radius;
-  real mid[3];
+  real mid[3], centre[3];
   for (int a = 0; a < 3; ++a) {
     mid[a] = g.origin[a] + g.length[a] / 2;
-    inc.center[a] = in.center ? (*in.center)[a] : mid[a];
+    centre[a] = in.center ? (*in.center)[a] : mid[a];
   }
-  const real mu0 = opt_.viscosity, mui = in.viscosity;
-  const real rho0 = opt_.density, rhoi = in.density;
+  const real mu0 = opt_.viscosity, rho0 = opt_.density;
   const real shear = opt_.pure_shear;
-  // Cells cut by the interface mix the two materials by their volume fractions: harmonically for
-  // the viscosity, arithmetically for the density.
-  const int sub = in.subsamples;
-  set_field(mu_, dec_, [&](const real* x) {
-    const real f = inc.fraction(g, x, sub);
-    return 1 / (f / mui + (1 - f) / mu0);
-  });
-  set_field(rho_, dec_, [&](const real* x) {
-    const real f = inc.fraction(g, x, sub);
-    return f * rhoi + (1 - f) * rho0;
-  });
+  materials::Options mo = opt_.materials;
+  if (in.radius > 0) mo.phases.insert(mo.phases.begin(), inclusion_phase(in, mid));
+  // Cells cut by interfaces mix the materials by their volume fractions: harmonically for the
+  // viscosity, arithmetically for the density.
+  const materials::Materials mat(mo, g, {mu0, rho0, 0, 0}, mo.subsamples.value_or(in.subsamples));
+  mat.fill(mu_, dec_, Property::viscosity);
+  mat.fill(rho_, dec_, Property::density);
   if (power_) {
-    // The flow law of the material that fills most of the cell (eta0: the mixed mu, after
-    // smoothing; set by the constructor).
+    // The flow law of the material at the cell's centre (eta0: the mixed mu, after smoothing; set
+    // by the constructor).
     const PowerLawOptions& pl = opt_.power_law;
     auto law = [&](const real* x) {
-      return inc.fraction(g, x, sub) >= real(0.5) ? pl.inclusion : pl.matrix;
+      real r2 = 0;
+      for (int a = 0; a < g.dims(); ++a) r2 += (x[a] - centre[a]) * (x[a] - centre[a]);
+      return r2 < in.radius * in.radius ? pl.inclusion : pl.matrix;
     };
     set_field(power_->n, dec_, [&](const real* x) { return law(x).n; });
     set_field(power_->eps_ref, dec_, [&](const real* x) { return law(x).eps_ref; });
@@ -106,18 +83,17 @@ void Stokes::set_initial() {
   }
 
   // Stress scale of the residual norms: the larger of the background shear stress and the buoyancy
-  // stress of the inclusion (else of the whole domain's density).
+  // stress of the inclusions (else of the whole domain's density).
   const std::array<real, 3>& gravity = opt_.pt.gravity;
   const real gnorm =
       std::hypot(std::hypot(gravity[0], gravity[1]), gravity[2]);  // 1e160 squared would overflow
   real lmax = 0;
   for (int a = 0; a < g.dims(); ++a) lmax = std::fmax(lmax, g.length[a]);
-  real s = 2 * mu0 * std::fabs(shear);
-  if (inc.radius > 0) s = std::fmax(s, std::fabs(rhoi - rho0) * gnorm * inc.radius);
+  real s = std::fmax(2 * mu0 * std::fabs(shear), buoyancy_stress(mat, rho0, gnorm, lmax));
   if (s == 0) s = std::fabs(rho0) * gnorm * lmax;
   stress_scale_ = s > 0 ? s : 1;
   mu_scale_ = mu0;
-  set_stiff_inclusion(inc.center, inc.radius);
+  set_stiff_inclusion(centre, in.radius);
 }
 
 // The automatic gain: measured at 32^2 (docs/models/stokes.md), 30 suits a contrast of 1e2, 100

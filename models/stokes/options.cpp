@@ -31,9 +31,11 @@ void Stokes::add_options(io::Schema& s) {
   s.add("stokes.inclusion.subsamples", Type::integer, 1,
         "Sample points per cell and axis that measure the inclusion's volume fraction of cells cut "
         "by its surface (mixed harmonically for mu, arithmetically for rho); 1: the cell centre "
-        "decides")
+        "decides; also the default of stokes.materials.subsamples")
       .at_least(1)
       .at_most(64);
+  materials::Options::add_to(s, "stokes.materials",
+                             {materials::Property::viscosity, materials::Property::density});
   s.add("stokes.pure_shear", Type::number, 0.0,
         "Background pure-shear strain rate e: initial v = e (x - xc, -(y - yc), 0), and the "
         "normal velocity of the x and y walls");
@@ -100,6 +102,8 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   if (const io::json& v = at_path(c, "stokes.inclusion.rigid_acceleration"); !v.is_null())
     i.rigid_acceleration = v.get<real>();
   i.subsamples = at_path(c, "stokes.inclusion.subsamples").get<int>();
+  o.materials = materials::Options::from(
+      c, "stokes.materials", {materials::Property::viscosity, materials::Property::density});
   o.pure_shear = number("stokes.pure_shear");
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (int s = 0; s < 6; ++s)

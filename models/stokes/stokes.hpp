@@ -4,6 +4,7 @@
 
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
+#include "models/materials/options.hpp"
 #include "models/model.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/params.hpp"
@@ -27,6 +28,7 @@ class Stokes final : public Model, public pt::Problem {
       std::optional<real> rigid_acceleration;     // none: automatic
       int subsamples;
     } inclusion;
+    materials::Options materials;  // stokes.materials: phases painted after the inclusion
     real pure_shear;
     std::array<Wall, 6> walls;
     int smoothing;

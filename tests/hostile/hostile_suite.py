@@ -17,6 +17,7 @@ Cases run HOSTILE_JOBS (default 2) at a time; the disk-full cases need to mount 
 """
 import concurrent.futures
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -268,6 +269,60 @@ add(Case("stokes_relative_tol", SMALL_STOKES + sets("solver.tol_mode=relative"),
          r"solver\.tol_mode", untouched=True, setup=populated_out))
 add(Case("stokes_1d", SMALL_STOKES + sets("grid.n=[16,1,1]"), 1, r"grid\.n", untouched=True,
          setup=populated_out))
+
+# Materials (stokes.materials, hydromech.materials): geometry and files, named by key, file and
+# variable; refused before anything is written.
+def phases(*items):
+    return sets("stokes.materials.phases=[" + ",".join(items) + "]")
+
+
+def nc_file(name, x="0, 5, 10, 15, 20", y="0, 10, 20, 30, 40", k=None):
+    """A small (y, x) NetCDF file of a variable k, as xarray lays it out (ncgen from CDL)."""
+    def setup(d):
+        nx, ny = len(x.split(",")), len(y.split(","))
+        values = k or ", ".join(["1"] * (nx * ny))
+        cdl = (f"netcdf m {{ dimensions: y = {ny}; x = {nx}; variables: double x(x); double y(y); "
+               f"double k(y, x); data: x = {x}; y = {y}; k = {values}; }}")
+        write(os.path.join(d, "m.cdl"), cdl)
+        subprocess.run(["ncgen", "-k", "nc4", "-o", os.path.join(d, name), os.path.join(d, "m.cdl")],
+                       check=True)
+    return setup
+
+
+HYDRO_FILE = json.dumps({
+    "model": "hydromech", "grid": {"n": [8, 16, 1], "length": [20.0, 40.0, 1.0]},
+    "time": {"dt": 0.1, "steps": 1},
+    "hydromech": {"materials": {"file": "m.nc", "variables": {"permeability": "k"}}}})
+add(Case("materials_outside_domain", SMALL_STOKES + phases(
+    '{"shape":"circle","radius":0.1,"center":[3,0.5,0]}'), 1,
+    r"stokes\.materials\.phases\[0\]: the shape lies outside the domain", untouched=True,
+    setup=populated_out))
+add(Case("materials_unknown_key", SMALL_STOKES + phases('{"shape":"circle","radiuss":0.1}'), 1,
+         r"stokes\.materials\.phases\[0\]\.radiuss: unknown key \(did you mean "
+         r"stokes\.materials\.phases\[0\]\.radius\?\)", untouched=True, setup=populated_out))
+add(Case("materials_random_overlap", SMALL_STOKES + phases(
+    '{"shape":"random_inclusions","count":60,"radius_min":0.1,"gap":0.01}'), 1,
+    r"stokes\.materials\.phases\[0\]\.count: placed only \d+ of 60 non-overlapping",
+    untouched=True, setup=populated_out))
+add(Case("materials_file_missing", ["c.json"] + BASE, 1,
+         r"hydromech\.materials\.file: '.*m\.nc' does not exist", untouched=True,
+         setup=config(HYDRO_FILE)))
+add(Case("materials_file_no_variable", ["c.json"] + BASE + sets(
+    "hydromech.materials.variables.permeability=perm"), 1,
+    r"hydromech\.materials\.variables\.permeability: file '.*m\.nc' has no variable 'perm'",
+    untouched=True, setup=then(config(HYDRO_FILE), nc_file("m.nc"))))
+add(Case("materials_file_nan", ["c.json"] + BASE, 1,
+         r"file '.*m\.nc', variable 'k': value 7 is missing or not finite", untouched=True,
+         setup=then(config(HYDRO_FILE), nc_file("m.nc", k="1, " * 7 + "NaN" + ", 1" * 17))))
+add(Case("materials_file_not_positive", ["c.json"] + BASE, 1,
+         r"variable 'k': value 3 is -2\.0+, must be > 0", untouched=True,
+         setup=then(config(HYDRO_FILE), nc_file("m.nc", k="1, " * 3 + "-2" + ", 1" * 21))))
+add(Case("materials_file_short", ["c.json"] + BASE, 1,
+         r"variable 'k': coordinate 'x' spans \[0, 15\], which does not cover", untouched=True,
+         setup=then(config(HYDRO_FILE), nc_file("m.nc", x="0, 5, 10, 15"))))
+add(Case("materials_file_not_monotonic", ["c.json"] + BASE, 1,
+         r"variable 'k': coordinate 'y' is not finite and strictly monotonic", untouched=True,
+         setup=then(config(HYDRO_FILE), nc_file("m.nc", y="0, 20, 10, 30, 40"))))
 add(Case("fault_rank_outside", SMALL_DIFF + sets("debug.fault.kind=nan", "debug.fault.rank=3"),
          1, r"debug\.fault\.rank: 3 is not a rank of this 1-rank job", untouched=True,
          setup=populated_out))
