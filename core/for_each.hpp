@@ -137,13 +137,22 @@ real reduce_device(const Exec& ex, const Region& r, Op op, const F& f) {
 #endif
 
 namespace detail {
+// Rows of the region in a static schedule over (k, j), the same one that placed the fields' pages
+// (core/memory.cpp, first touch), each row a vectorised loop along the unit-stride x. Every thread
+// runs its own copy of the functor: the compiler then knows that its members (the fields' base
+// pointers, the coefficients) cannot alias the values the kernel stores, keeps them in registers
+// and needs no run-time alias checks.
 template <class F>
 void cpu_for_each(const Region& r, const F& f) {
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
+#pragma omp parallel
+  {
+    const F g = f;
+#pragma omp for collapse(2) schedule(static)
+    for (int k = r.lo.z; k < r.hi.z; ++k)
+      for (int j = r.lo.y; j < r.hi.y; ++j)
 #pragma omp simd
-      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+        for (int i = r.lo.x; i < r.hi.x; ++i) g(i, j, k);
+  }
 }
 }  // namespace detail
 
