@@ -1,10 +1,10 @@
 #include "core/bandwidth.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/host_stream.hpp"
 #include "core/memory.hpp"
 #include "core/timer.hpp"
 
@@ -20,13 +20,6 @@ constexpr int kRepeats = 7;
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-double host_copy_seconds(double* dst, const double* src, std::size_t n) {
-  Timer t;
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
-  return t.seconds();
 }
 
 #ifdef STAGHORN_HAVE_CUDA
@@ -49,26 +42,19 @@ double device_copy_seconds(void* dst, const void* src, std::size_t bytes, cudaSt
 }  // namespace
 
 double copy_bandwidth(const Exec& ex, std::size_t bytes) {
-  const std::size_t n = bytes / sizeof(double);
+  if (!ex.on_device()) return host_stream(bytes).copy_GBs;
   std::vector<double> seconds;
-  if (ex.on_device()) {
+  const std::size_t n = bytes / sizeof(double);
 #ifdef STAGHORN_HAVE_CUDA
-    Buffer<double> src(Space::device, n), dst(Space::device, n);
-    check_cuda(cudaMemset(src.data(), 1, src.bytes()), "cudaMemset");
-    cudaStream_t s = ex.stream(Lane::inner);
-    device_copy_seconds(dst.data(), src.data(), src.bytes(), s);  // warm-up
-    for (int r = 0; r < kRepeats; ++r)
-      seconds.push_back(device_copy_seconds(dst.data(), src.data(), src.bytes(), s));
+  Buffer<double> src(Space::device, n), dst(Space::device, n);
+  check_cuda(cudaMemset(src.data(), 1, src.bytes()), "cudaMemset");
+  cudaStream_t s = ex.stream(Lane::inner);
+  device_copy_seconds(dst.data(), src.data(), src.bytes(), s);  // warm-up
+  for (int r = 0; r < kRepeats; ++r)
+    seconds.push_back(device_copy_seconds(dst.data(), src.data(), src.bytes(), s));
+#else
+  throw Error("copy_bandwidth: device memory in a build without CUDA");
 #endif
-  } else {
-    Buffer<double> src(Space::host, n), dst(Space::host, n);
-    // First touch by the threads that will copy, so pages sit near them.
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) src.data()[i] = dst.data()[i] = 1.0;
-    host_copy_seconds(dst.data(), src.data(), n);
-    for (int r = 0; r < kRepeats; ++r)
-      seconds.push_back(host_copy_seconds(dst.data(), src.data(), n));
-  }
   return 2.0 * n * sizeof(double) / median(seconds) / 1e9;
 }
 

@@ -6,8 +6,9 @@
 namespace staghorn {
 
 // Measured copy bandwidth of the backend's memory in GB/s, counting bytes read plus bytes written
-// (the ceiling T_eff is compared with): a device-to-device cudaMemcpy on the GPU, a parallel
-// streaming copy on the CPU. Median of several repetitions of `bytes`-sized copies.
+// (the ceiling T_eff is compared with): a device-to-device cudaMemcpy on the GPU, STREAM's copy
+// on the CPU (core/host_stream.hpp: arrays of at least `bytes` and four times the last-level
+// cache). Median of several repetitions.
 double copy_bandwidth(const Exec& ex, std::size_t bytes);
 
 // Bandwidth of a plain peer copy of `bytes` from GPU a to GPU b (cudaMemcpyPeerAsync, peer access

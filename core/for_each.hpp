@@ -137,13 +137,34 @@ real reduce_device(const Exec& ex, const Region& r, Op op, const F& f) {
 #endif
 
 namespace detail {
+#if defined(__GNUC__)
+#define STAGHORN_FLATTEN __attribute__((flatten))
+#else
+#define STAGHORN_FLATTEN
+#endif
+
+// One row of a region, a vectorised loop along the unit-stride x. Flattened: every call the
+// kernel makes is inlined into it (GCC's inliner otherwise leaves the big fused kernels'
+// helpers, e.g. Stokes' stress updates, as calls, and a loop with a call is not vectorised).
+template <class F>
+STAGHORN_FLATTEN void cpu_row(const F& g, int lo, int hi, int j, int k) {
+#pragma omp simd
+  for (int i = lo; i < hi; ++i) g(i, j, k);
+}
+
+// Rows of the region in a static schedule over (k, j), the same one that placed the fields' pages
+// (core/memory.cpp, first touch). Every thread runs its own copy of the functor: the compiler
+// then knows that its members (the fields' base pointers, the coefficients) cannot alias the
+// values the kernel stores, keeps them in registers and needs no run-time alias checks.
 template <class F>
 void cpu_for_each(const Region& r, const F& f) {
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
-#pragma omp simd
-      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+#pragma omp parallel
+  {
+    const F g = f;
+#pragma omp for collapse(2) schedule(static)
+    for (int k = r.lo.z; k < r.hi.z; ++k)
+      for (int j = r.lo.y; j < r.hi.y; ++j) cpu_row(g, r.lo.x, r.hi.x, j, k);
+  }
 }
 }  // namespace detail
 

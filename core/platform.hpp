@@ -16,4 +16,33 @@ using real = float;
 #else
 using real = double;
 #endif
+
+// fmax and fmin for kernels: unqualified calls in namespace staghorn find these before ::fmax.
+// On the host GCC compiles fmax to a call into libm (it keeps NaN and signed-zero rules), and a
+// loop holding a call is never vectorised; these are one select each (maxpd, minpd). They return
+// what glibc returns for every pair whose second operand is not NaN (the first where it is NaN,
+// the second where both compare equal), so results keep their bits; where the second is NaN they
+// return NaN: they never hide a NaN that fmax would show. On the device they are CUDA's own.
+namespace detail {
+template <class T>
+SH_HD inline T host_max(T a, T b) {
+  return a > b ? a : b;
+}
+template <class T>
+SH_HD inline T host_min(T a, T b) {
+  return a < b ? a : b;
+}
+}  // namespace detail
+
+#if defined(__CUDA_ARCH__)
+SH_HD inline double fmax(double a, double b) { return ::fmax(a, b); }
+SH_HD inline double fmin(double a, double b) { return ::fmin(a, b); }
+SH_HD inline float fmax(float a, float b) { return ::fmaxf(a, b); }
+SH_HD inline float fmin(float a, float b) { return ::fminf(a, b); }
+#else
+SH_HD inline double fmax(double a, double b) { return detail::host_max(a, b); }
+SH_HD inline double fmin(double a, double b) { return detail::host_min(a, b); }
+SH_HD inline float fmax(float a, float b) { return detail::host_max(a, b); }
+SH_HD inline float fmin(float a, float b) { return detail::host_min(a, b); }
+#endif
 }  // namespace staghorn

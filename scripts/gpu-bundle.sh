@@ -5,18 +5,22 @@
 # .device/bundle.tar.xz (git-ignored; the device tool carries it). Usage, here, after a build:
 #   scripts/gpu-bundle.sh [TEST...]   e.g. scripts/gpu-bundle.sh stokes_parity_test
 # The MPI bundler is the workplace's (BUNDLE_MPI, default ../shared/device/bundle-mpi.sh).
+# BUILD (default build) is the build folder to pack, e.g. build-cpu for CPU measurements on the
+# GPU machine's host cores; BUNDLE (default .device/bundle.tar.xz) where the archive goes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bundler=${BUNDLE_MPI:-$root/../shared/device/bundle-mpi.sh}
-bins=(build/bin/staghorn build/bin/bench_*)
+build=${BUILD:-build}
+bundle=${BUNDLE:-.device/bundle.tar.xz}
+bins=("$build/bin/staghorn" "$build"/bin/bench_*)
 for t in "$@"; do
-  bins+=("$(find build/tests -type f -name "$t" -perm -u+x | head -1)")
+  bins+=("$(find "$build/tests" -type f -name "$t" -perm -u+x | head -1)")
 done
 "$bundler" .device-bundle "${bins[@]}" > /dev/null
 strip .device-bundle/staghorn .device-bundle/bench_* "${@/#/.device-bundle/}" 2>/dev/null || true
 git rev-parse --short HEAD > .device-bundle/COMMIT
 [[ -z $(git status --porcelain --untracked-files=no) ]] || sed -i 's/$/+dirty/' .device-bundle/COMMIT
-mkdir -p .device
-tar cJf .device/bundle.tar.xz .device-bundle
-du -h .device/bundle.tar.xz
+mkdir -p "$(dirname "$bundle")"
+tar cJf "$bundle" .device-bundle
+du -h "$bundle"

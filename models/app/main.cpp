@@ -5,6 +5,7 @@
 
 #include "core/comm.hpp"
 #include "core/error.hpp"
+#include "core/host_isa.hpp"
 #include "io/schema.hpp"
 #include "models/app/registry.hpp"
 #include "models/app/run.hpp"
@@ -173,6 +174,11 @@ int main(int argc, char** argv) {
     const std::string a = argv[1];
     if (a == "--help" || a == "-h") return std::cout << kUsage, 0;
     if (a == "--version") return std::cout << "staghorn " << STAGHORN_VERSION << "\n", 0;
+  }
+  if (const std::string missing = staghorn::missing_host_isa(); !missing.empty()) {
+    std::cerr << "staghorn: error: this build's CPU code needs" << missing
+              << ", which this CPU lacks: rebuild with -DSTAGHORN_CPU_ARCH=native (or \"\")\n";
+    return 4;
   }
   MpiSession mpi(&argc, &argv);
   const Comm comm;

@@ -93,6 +93,9 @@ void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lan
     if (mat_.n_int == 3) return for_each(ex_, r, lane, PairIteration<Dim, 3>{co, H, Ho, Hn, V});
     for_each(ex_, r, lane, PairIteration<Dim>{co, H, Ho, Hn, V});
   } else {
+    // The commonest exponents compiled in here too: the CPU's row loops vectorise without pow.
+    if (mat_.n_int == 0) return for_each(ex_, r, lane, Iteration<Dim, 0>{co, H, Ho, Hn, V});
+    if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, H, Ho, Hn, V});
     for_each(ex_, r, lane, Iteration<Dim>{co, H, Ho, Hn, V});
   }
 }

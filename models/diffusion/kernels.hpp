@@ -114,8 +114,9 @@ struct Coefficients {
 };
 
 // One fused PT iteration (the generic, reference kernel): residual, local optimal pseudo-step,
-// damped update into H_new.
-template <int Dim>
+// damped update into H_new. N: the exponent when compiled in (the CPU's path: without a call to
+// pow the row loop vectorises), else < 0; the same bits either way.
+template <int Dim, int N = -1>
 struct Iteration {
   Coefficients co;
   View H, H_old, H_new, dHdtau;
@@ -124,8 +125,8 @@ struct Iteration {
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = H.offset(i, j, k);
     const Star h = gather<Dim>(H, o);
-    const real R = co.residual<Dim>(h, H_old.p[o]);
-    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim>(h));
+    const real R = co.residual<Dim, N>(h, H_old.p[o]);
+    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim, N>(h));
   }
 };
 

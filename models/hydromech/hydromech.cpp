@@ -142,6 +142,9 @@ void HydroMech::update_stored(const Coefficients& co, Region r, Lane lane) {
       return for_each(ex_, r, lane, PairStoredIteration<Dim, 3>{co, P, f, fo, Pn, fn, V});
     return for_each(ex_, r, lane, PairStoredIteration<Dim>{co, P, f, fo, Pn, fn, V});
   }
+  // n = 3 compiled in here too: the CPU's row loops then need no pow.
+  if (mat_.n_int == 3)
+    return for_each(ex_, r, lane, StoredIteration<Dim, 3>{co, P, f, fo, Pn, fn, V});
   for_each(ex_, r, lane, StoredIteration<Dim>{co, P, f, fo, Pn, fn, V});
 }
 

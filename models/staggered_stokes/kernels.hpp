@@ -20,16 +20,18 @@ using stencil::Off;
 
 // Constants of one PT iteration.
 struct Params {
-  real rdx = 1, rdy = 1, rdz = 1;           // 1 / spacing
-  real gdt = 0;                             // G~dtau / mu_max = Re Vp dtau / (L (r + 2))
-  real r = 0;                               // K~ / G~
-  real vdt = 0;                             // dtau / rho~ * mu_max = Vp dtau L / Re
-  real g[3] = {0, 0, 0};                    // gravity
-  bool harmonic = false;                    // harmonic (else arithmetic) viscosity average on edges
+  real rdx = 1, rdy = 1, rdz = 1;  // 1 / spacing
+  real gdt = 0;                    // G~dtau / mu_max = Re Vp dtau / (L (r + 2))
+  real r = 0;                      // K~ / G~
+  real vdt = 0;                    // dtau / rho~ * mu_max = Vp dtau L / Re
+  real g[3] = {0, 0, 0};           // gravity
+  // Switches as int, not bool: GCC unswitches the CPU's row loops on them and vectorises each
+  // version, which it does not for a loop-invariant bool.
+  int harmonic = 0;            // harmonic (else arithmetic) viscosity average on edges
   // The least viscosity a pseudo-step is taken from (docs/models/stokes.md, "Pseudo-step
   // viscosity"): 0 lets each point use its own neighbourhood's largest.
   real mu_floor = 0;
-  bool wall_lo[3] = {false, false, false};  // face 0 of this block is a wall along the axis
+  int wall_lo[3] = {0, 0, 0};  // face 0 of this block is a wall along the axis
 };
 
 // Fields of one iteration (old values; new ones go to a second set).

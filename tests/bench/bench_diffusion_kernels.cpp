@@ -55,10 +55,10 @@ void launch_shape(const Exec& ex, const Region& r, dim3 block, const F& f) {
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 512;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 100;
   const double exponent = argc > 3 ? std::atof(argv[3]) : 3;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const io::json user = {
       {"model", "diffusion"},
       {"grid", {{"n", {n, n, n}}}},
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   const app::RunSettings rs = app::RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm());
   const double cells = double(n) * n * n;
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   std::printf(
       "device: %s\ngrid %d^3, double, exponent %g; copy bandwidth %.1f GB/s (read + write)\n",
       ex.description().c_str(), n, exponent, bw);

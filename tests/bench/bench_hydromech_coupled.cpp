@@ -62,11 +62,11 @@ io::json blob(int n, const std::string& kernel, double shear_modulus) {
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 128;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 200;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const double cells = 2.0 * n * n * n;
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, n, 2 * n, bw);
   const bench::TeffTable table(cells, bw, 40);

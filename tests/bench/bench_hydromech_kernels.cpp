@@ -95,11 +95,11 @@ double bare_pairs(const Exec& ex, const Layout& l, const std::vector<std::unique
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 100;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const double cells = 2.0 * n * n * n;
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, n, 2 * n, bw);
   const bench::TeffTable table(cells, bw);

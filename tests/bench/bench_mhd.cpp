@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/timer.hpp"
 #include "models/app/registry.hpp"
@@ -37,6 +38,7 @@ double flops_per_cell_stage(int order, bool entropy) {
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
   const int order = argc > 3 ? std::atoi(argv[3]) : 6;
@@ -44,7 +46,6 @@ int main(int argc, char** argv) {
   const double peak = argc > 5 ? std::atof(argv[5]) : 0;
   const std::string kernel = argc > 6 ? argv[6] : "tiled";
   const bool hide = argc > 7 ? std::atoi(argv[7]) != 0 : true;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const io::json user = {
       {"model", "mhd"},
       {"grid",
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
   const double cells = double(n) * n * n;
   const double bytes = 3 * model.bytes_per_cell_iteration();  // per cell and full step
   const double flops = 3 * flops_per_cell_stage(order, !isothermal);
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   const double ns = per_step / cells * 1e9;
   const double bound_bw = bytes / bw;  // ns per cell at the copy bandwidth (GB/s = bytes/ns)
   std::printf("device: %s\n", ex.description().c_str());

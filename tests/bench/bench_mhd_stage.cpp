@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/comm.hpp"
 #include "core/field.hpp"
@@ -140,7 +141,7 @@ void run(const Exec& ex, int n, int steps, int chunk) {
   const StageArgs a = s.args(6.283185307179586 / n);
   const Region r = layout.interior();
   const double cells = double(n) * n * n, bytes = 10.0 * kVars * sizeof(real);
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   std::printf(
       "%s, grid %d^3, order %d, %s; copy bandwidth %.1f GB/s -> memory bound %.4f "
       "ns/cell/step (%.0f B)\n",
@@ -178,11 +179,11 @@ void run(const Exec& ex, int n, int steps, int chunk) {
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
   const bool isothermal = argc > 3 && std::atoi(argv[3]) != 0;
   const int chunk = argc > 4 ? std::atoi(argv[4]) : 64;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   if (isothermal)
     run<false>(ex, n, steps, chunk);
   else

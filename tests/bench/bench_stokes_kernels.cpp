@@ -38,10 +38,10 @@ struct Stream23 {
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
+  const Exec ex = bench::backend_from(argc, argv);  // --backend cpu|cuda|auto
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 200;
   const int dims = argc > 3 ? std::atoi(argv[3]) : 3;
-  const Exec ex = cuda_device_count() > 0 ? Exec::cuda(0) : Exec::cpu();
   const io::json user = {
       {"model", "stokes"},
       {"grid", {{"n", {n, n, dims == 3 ? n : 1}}}},
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   const app::RunSettings rs = app::RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm());
   const double cells = double(rs.grid.cells());
-  const double bw = copy_bandwidth(ex, ex.on_device() ? (1ull << 30) : (1ull << 28));
+  const double bw = bench::reference_bandwidth(ex);
   std::printf("device: %s\ngrid %d^%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, dims, bw);
   const bench::TeffTable table(cells, bw);

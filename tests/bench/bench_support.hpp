@@ -2,13 +2,45 @@
 // What the benchmark programs share: timing a body on a backend, and the table of T_eff beside
 // the copy bandwidth that scripts/perf_collect.py reads (one row per variant).
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <string>
 
 #include "core/backend.hpp"
+#include "core/bandwidth.hpp"
+#include "core/host_stream.hpp"
 #include "core/timer.hpp"
 
 namespace staghorn::bench {
+
+// The backend to run on: `--backend cpu|cuda|auto` anywhere on the command line (taken out of
+// argv, so that the positional arguments keep their places), else auto (the GPU when one is
+// visible).
+inline Exec backend_from(int& argc, char** argv) {
+  std::string name = "auto";
+  int kept = 1;
+  for (int a = 1; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--backend") == 0 && a + 1 < argc) {
+      name = argv[++a];
+    } else {
+      argv[kept++] = argv[a];
+    }
+  }
+  argc = kept;
+  return parse_backend(name) == Backend::cuda ? Exec::cuda(0) : Exec::cpu();
+}
+
+// The copy bandwidth of the backend (GB/s, read + write), measured now: a device copy on the GPU,
+// STREAM's copy on the CPU, whose triad and array size go on a line of their own.
+inline double reference_bandwidth(const Exec& ex) {
+  if (ex.on_device()) return copy_bandwidth(ex, 1ull << 30);
+  const HostStream h = host_stream(1ull << 28);
+  std::printf(
+      "STREAM (host): copy %.1f GB/s, triad %.1f GB/s, arrays of %zu MiB (last-level cache %zu "
+      "MiB)\n",
+      h.copy_GBs, h.triad_GBs, h.array_bytes >> 20, h.cache_bytes >> 20);
+  return h.copy_GBs;
+}
 
 // Seconds per call of `body`, over `reps` calls after one warm-up call (module load, caches).
 inline double seconds_per(const Exec& ex, int reps, const std::function<void()>& body) {
