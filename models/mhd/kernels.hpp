@@ -171,13 +171,14 @@ SH_HD inline real entropy(const Physics& ph, const Vec3& u, const ScalarDerivati
 }
 
 // F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
-// gathered derivatives; `force` already evaluated at the cell).
+// gathered derivatives and thermo<Entropy>(ph, L.lnrho, L.ss); `force` already evaluated at the
+// cell). The CPU pencil kernel evaluates th (the exponentials) in a loop of its own, so that this
+// one has no calls and vectorises.
 template <bool Entropy>
-SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
-                        real* rhs) {
+SH_HD inline void rates(const Local& L, const Physics& ph, const Thermo& th, const Vec3& force,
+                        bool kinematic, real* rhs) {
   const Magnetic m = magnetic(L.dA, ph);
   const Strain st = strain(L.du);
-  const Thermo th = thermo<Entropy>(ph, L.lnrho, L.ss);
   rhs[kLnrho] = continuity(L.u, L.glnrho, st.div_u);
   const Vec3 dudt =
       momentum<Entropy>(ph, L.u, L.du, st, L.glnrho, L.gss, th, cross(m.J, m.B), force);
@@ -189,6 +190,12 @@ SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bo
                        st.SS(), st.div_u);
   if (kinematic)  // only the induction equation evolves
     for (int v : {kLnrho, kUx, kUy, kUz, kSs}) rhs[v] = 0;
+}
+
+template <bool Entropy>
+SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
+                        real* rhs) {
+  rates<Entropy>(L, ph, thermo<Entropy>(ph, L.lnrho, L.ss), force, kinematic, rhs);
 }
 
 // What one RK3 stage needs besides the cell: w = alpha w + dt F(f), f_out = f + beta w.

@@ -6,7 +6,7 @@
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/overlap.hpp"
-
+#include "models/mhd/pencil.hpp"
 #if defined(__CUDACC__)
 #include "models/mhd/tiled.hpp"
 #endif
@@ -89,8 +89,9 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       order_(opt.order),
       entropy_(!opt.isothermal),
       kinematic_(opt.kinematic),
-      // The tiled kernel is CUDA-only and 3-D; elsewhere the generic one runs.
+      // The tiled kernel is CUDA-only and 3-D; the CPU runs pencils instead (any dimension).
       tiled_(opt.tiled && ctx.dec.grid().dims() == 3),
+      pencils_(opt.tiled && !ctx.exec.on_device()),
       ph_(opt.physics),
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
@@ -108,6 +109,11 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       force_rng_(opt.forcing.seed) {
   check_grid(dec_, order_);
   set_initial(opt.initial);
+}
+
+const char* Mhd::kernel() const {
+  if (pencils_) return "pencil";
+  return tiled_ && ex_.on_device() && tiled_order(order_) ? "tiled" : "generic";
 }
 
 std::vector<const Field*> Mhd::output_fields() const {
@@ -188,6 +194,7 @@ void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 imag
       return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args, tiled::kChunk, images);
 #endif
   (void)images;  // only the tiled kernel is chosen where images are written
+  if (pencils_) return run_pencils<Order, Entropy>(args, r);
   for_each(ex_, r, lane, Substep<Order, Entropy>{args});
 }
 

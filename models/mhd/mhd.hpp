@@ -18,7 +18,7 @@ class Mhd final : public Model, public rk3::Problem {
   struct Options {
     int order;
     bool isothermal, kinematic;
-    bool tiled;  // mhd.kernel = tiled
+    bool tiled;  // mhd.kernel = tiled (tiled on CUDA, pencils on the CPU)
     Physics physics;
     struct Forcing {
       real amplitude, k, helicity;
@@ -55,6 +55,8 @@ class Mhd final : public Model, public rk3::Problem {
   // How a stage fills the halo: "images" (one rank, tiled kernel: the kernel writes the periodic
   // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
   // "exchange" (after the whole interior).
+  // The stage kernel that runs: "tiled" (CUDA), "pencil" (CPU) or "generic".
+  const char* kernel() const;
   const char* halo_mode() const {
     return images_ != Int3{0, 0, 0} ? "images" : (hide_ ? "hidden" : "exchange");
   }
@@ -80,7 +82,8 @@ class Mhd final : public Model, public rk3::Problem {
   int order_;
   bool entropy_;
   bool kinematic_;
-  bool tiled_;
+  bool tiled_;    // mhd.kernel = tiled, 3-D: the tiled kernel on CUDA (orders 2-6)
+  bool pencils_;  // mhd.kernel = tiled on the CPU: the pencil kernel (pencil.hpp)
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
   HaloExchange halo_;
