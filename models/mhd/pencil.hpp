@@ -14,169 +14,25 @@
 // contracts alike (mhd_parity_test), and a cell's result does not depend on the rows or segments
 // it falls in (rank counts, the boundary shell).
 
-#include <algorithm>
-
-#include "core/dispatch.hpp"
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
 
 namespace staghorn::mhd {
-namespace pencil {
-
-constexpr int kWidth = 32;  // cells per segment: a Row of ~15 KB stays in L1
-
-// The loops over cells inline everything they call (gcc's inliner otherwise stops short of the
-// ~40 derivatives per cell, and a call in the loop keeps it from being vectorised).
-#if defined(__GNUC__)
-#define SH_FLATTEN __attribute__((flatten))
-#else
-#define SH_FLATTEN
-#endif
-
-// A vector field's derivatives (VectorDerivatives) over a segment.
-struct VectorRow {
-  real grad[3][3][kWidth], lap[3][kWidth], grad_div[3][kWidth];
-};
-
-// Local's members over a segment, the thermodynamics and forcing of its cells.
-struct Row {
-  real lnrho[kWidth], ss[kWidth], lap_lnrho[kWidth], lap_ss[kWidth];
-  real u[3][kWidth], glnrho[3][kWidth], gss[3][kWidth];
-  VectorRow du, dA;
-  real rho[kWidth], cs2[kWidth], force[3][kWidth];
-};
-
-// Component c's part of d (gathered onto a zeroed d) into cell x of r. grad_div collects the
-// components' terms in add_component's order, ((0 + t0) + t1) + t2: adding 0 + t1 instead of t1
-// changes only the sign of a zero, and a sum that starts from 0 + t0 is never -0 (the same bits).
-inline void put_component(const VectorDerivatives& d, int c, VectorRow& r, int x) {
-  for (int j = 0; j < 3; ++j) r.grad[c][j][x] = d.grad.m[c][j];
-  r.lap[c][x] = d.lap[c];
-  for (int i = 0; i < 3; ++i)
-    r.grad_div[i][x] = c == 0 ? d.grad_div[i] : r.grad_div[i][x] + d.grad_div[i];
-}
-
-inline void get_vector(const VectorRow& r, int x, VectorDerivatives& d) {
-  for (int c = 0; c < 3; ++c) {
-    for (int j = 0; j < 3; ++j) d.grad.m[c][j] = r.grad[c][j][x];
-    d.lap[c] = r.lap[c][x];
-    d.grad_div[c] = r.grad_div[c][x];
-  }
-}
-
-// Variable V's members of L (gather<Order, Entropy>(V, ...) onto a fresh Local) into cell x of r.
-template <int V, bool Entropy>
-inline void put(const Local& L, Row& r, int x) {
-  if constexpr (V == kLnrho) {
-    r.lnrho[x] = L.lnrho;
-    for (int a = 0; a < 3; ++a) r.glnrho[a][x] = L.glnrho[a];
-    if (Entropy) r.lap_lnrho[x] = L.lap_lnrho;
-  } else if constexpr (V <= kUz) {
-    r.u[V - kUx][x] = L.u[V - kUx];
-    put_component(L.du, V - kUx, r.du, x);
-  } else if constexpr (V <= kAz) {
-    put_component(L.dA, V - kAx, r.dA, x);
-  } else {
-    r.ss[x] = L.ss;
-    for (int a = 0; a < 3; ++a) r.gss[a][x] = L.gss[a];
-    r.lap_ss[x] = L.lap_ss;
-  }
-}
-
-// Cell x of r as the generic kernel's Local after gathering every variable.
-template <bool Entropy>
-inline Local get(const Row& r, int x) {
-  Local L;
-  L.lnrho = r.lnrho[x];
-  for (int a = 0; a < 3; ++a) {
-    L.u[a] = r.u[a][x];
-    L.glnrho[a] = r.glnrho[a][x];
-  }
-  if (Entropy) {
-    L.ss = r.ss[x];
-    L.lap_lnrho = r.lap_lnrho[x];
-    L.lap_ss = r.lap_ss[x];
-    for (int a = 0; a < 3; ++a) L.gss[a] = r.gss[a][x];
-  }
-  get_vector(r.du, x, L.du);
-  get_vector(r.dA, x, L.dA);
-  return L;
-}
-
-// Step 1 for variable V over the n cells from p (the segment's first cell).
-template <int Order, bool Entropy, int V>
-SH_FLATTEN inline void gather_row(const real* p, const Axes& ax, int n, Row& r) {
-#pragma GCC ivdep
-  for (int x = 0; x < n; ++x) {
-    Local L;
-    gather<Order, Entropy>(V, p + x, ax, L);
-    put<V, Entropy>(L, r, x);
-  }
-}
-
-template <int Order, bool Entropy, int... V>
-inline void gather_all(const StageArgs& a, std::ptrdiff_t o, int n, Row& r,
-                       std::integer_sequence<int, V...>) {
-  (gather_row<Order, Entropy, V>(a.in.p[V] + o, a.ax, n, r), ...);
-}
-
-// Step 3: rates and the 2N update of the n cells from offset o. The stage's switches are template
-// arguments here (a's copy holds them as constants): a branch in the loop keeps it from being
-// vectorised.
-template <bool Entropy, int Vars_, bool ReadW, bool WriteW, bool Kinematic>
-SH_FLATTEN inline void update_row(const StageArgs& args, std::ptrdiff_t o, int n, const Row& r) {
-  StageArgs a = args;
-  a.read_w = ReadW, a.write_w = WriteW, a.kinematic = Kinematic;
-#pragma GCC ivdep
-  for (int x = 0; x < n; ++x) {
-    real rhs[kMaxVars];
-    rates<Entropy>(get<Entropy>(r, x), a.ph, Thermo{r.rho[x], r.cs2[x]},
-                   Vec3{r.force[0][x], r.force[1][x], r.force[2][x]}, Kinematic, rhs);
-    update<Vars_>(a, o + x, rhs);
-  }
-}
-
-template <bool Entropy, int Vars_>
-inline void update_row(const StageArgs& a, std::ptrdiff_t o, int n, const Row& r) {
-  dispatch_bool("read_w", a.read_w, [&](auto read_w) {
-    dispatch_bool("write_w", a.write_w, [&](auto write_w) {
-      dispatch_bool("kinematic", a.kinematic, [&](auto kinematic) {
-        update_row<Entropy, Vars_, read_w.value, write_w.value, kinematic.value>(a, o, n, r);
-      });
-    });
-  });
-}
-
-// The n cells of row (j, k) from i0 on, n <= kWidth.
-template <int Order, bool Entropy>
-inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
-  constexpr int kVars = Substep<Order, Entropy>::kVars;
-  const std::ptrdiff_t o = a.shape.offset(i0, j, k);
-  gather_all<Order, Entropy>(a, o, n, r, std::make_integer_sequence<int, kVars>{});
-  for (int x = 0; x < n; ++x) {
-    const Thermo th = thermo<Entropy>(a.ph, r.lnrho[x], Entropy ? r.ss[x] : 0);
-    r.rho[x] = th.rho, r.cs2[x] = th.cs2;
-    const Vec3 f = a.force.on ? a.force.at(i0 + x, j, k) : Vec3{};
-    for (int c = 0; c < 3; ++c) r.force[c][x] = f[c];
-  }
-  update_row<Entropy, kVars>(a, o, n, r);
-}
-
-}  // namespace pencil
 
 // One stage on region r of the CPU backend, any order and dimension (inactive axes have stride 0).
+// Instantiated in pencil.cpp for orders 2, 4, 6, 8, with and without entropy: compiled by the C++
+// compiler in every build (its CPU clones are gcc attributes, which nvcc's front end does not
+// take).
 template <int Order, bool Entropy>
-void run_pencils(const StageArgs& a, const Region& r) {
-  if (r.empty()) return;
-#pragma omp parallel
-  {
-    pencil::Row row;
-#pragma omp for collapse(2) schedule(static)
-    for (int k = r.lo.z; k < r.hi.z; ++k)
-      for (int j = r.lo.y; j < r.hi.y; ++j)
-        for (int i = r.lo.x; i < r.hi.x; i += pencil::kWidth)
-          pencil::segment<Order, Entropy>(a, i, j, k, std::min(pencil::kWidth, r.hi.x - i), row);
-  }
-}
+void run_pencils(const StageArgs& a, const Region& r);
+
+extern template void run_pencils<2, false>(const StageArgs&, const Region&);
+extern template void run_pencils<2, true>(const StageArgs&, const Region&);
+extern template void run_pencils<4, false>(const StageArgs&, const Region&);
+extern template void run_pencils<4, true>(const StageArgs&, const Region&);
+extern template void run_pencils<6, false>(const StageArgs&, const Region&);
+extern template void run_pencils<6, true>(const StageArgs&, const Region&);
+extern template void run_pencils<8, false>(const StageArgs&, const Region&);
+extern template void run_pencils<8, true>(const StageArgs&, const Region&);
 
 }  // namespace staghorn::mhd
