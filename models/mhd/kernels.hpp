@@ -239,6 +239,34 @@ struct Substep {
   }
 };
 
+// On one rank the tiled (CUDA) and pencil (CPU) kernels write each new value into the halo cells
+// that are its periodic images, which replaces the halo exchange there (Mhd's constructor).
+// Where the periodic image of cell c lies along an axis of n cells whose halo (R deep) is the
+// block's own opposite side (n = 0: no images along it): c + n for the first R cells, c - n for the
+// last R, else nowhere (0).
+template <int R>
+SH_HD inline int image_shift(int c, int n) {
+  return n == 0 ? 0 : (c < R ? n : (c >= n - R ? -n : 0));
+}
+
+// The periodic images of cell (i, j, k) (offset o) in the halo (faces, edges, corners: up to 7),
+// the same values a periodic self-exchange would copy there.
+template <int R, int Vars_>
+SH_HD inline void write_images(const StageArgs& a, std::ptrdiff_t o, int i, int j, int k, Int3 wrap,
+                               const real* f) {
+  const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
+            dz = image_shift<R>(k, wrap.z);
+  if (dx == 0 && dy == 0 && dz == 0) return;
+  for (int m = 1; m < 8; ++m) {
+    const bool mx = m & 1, my = m & 2, mz = m & 4;
+    if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
+    const std::ptrdiff_t d =
+        (mx ? dx : 0) + (my ? dy : 0) * a.shape.sy + (mz ? dz : 0) * a.shape.sz;
+#pragma unroll
+    for (int v = 0; v < Vars_; ++v) a.out.p[v][o + d] = f[v];
+  }
+}
+
 // B = curl A + B_ext at a cell.
 template <int Order>
 SH_HD inline Vec3 magnetic_field(const Vars& f, std::ptrdiff_t o, const Axes& ax,

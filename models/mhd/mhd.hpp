@@ -52,11 +52,11 @@ class Mhd final : public Model, public rk3::Problem {
   Field& rk_register(int v) { return w_[v]; }
   const Physics& physics() const { return ph_; }
   int order() const { return order_; }
-  // How a stage fills the halo: "images" (one rank, tiled kernel: the kernel writes the periodic
-  // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
-  // "exchange" (after the whole interior).
   // The stage kernel that runs: "tiled" (CUDA), "pencil" (CPU) or "generic".
   const char* kernel() const;
+  // How a stage fills the halo: "images" (one rank, tiled or pencil kernel: it writes the periodic
+  // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
+  // "exchange" (after the whole interior).
   const char* halo_mode() const {
     return images_ != Int3{0, 0, 0} ? "images" : (hide_ ? "hidden" : "exchange");
   }
@@ -89,7 +89,7 @@ class Mhd final : public Model, public rk3::Problem {
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;
-  Int3 images_;  // axes along which the tiled kernel writes the halo itself (extents; else 0)
+  Int3 images_;  // axes along which the stage kernel writes the halo itself (extents; else 0)
   rk3::Options rk_;
   // Forcing: amplitude f0, shell |k| in kf +- 1/2 (in units of 2 pi / L), helicity sigma.
   real force_f0_, force_kf_, force_sigma_;

@@ -156,34 +156,43 @@ inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
   update_row<Entropy, kVars>(a, o, n, r);
 }
 
-// Row (j, k) of region r, segment by segment. Compiled twice, with AVX2 and for the baseline
+// Row (j, k) of region r, segment by segment, and the periodic images of its new values along the
+// axes of wrap (write_images; wrap = 0: none). Compiled twice, with AVX2 and for the baseline
 // x86-64 (SSE2), and chosen on the running CPU at the first call (an ifunc): twice the cells per
 // vector instruction where the CPU has AVX2, and the same bits, since the clones differ only in
 // the vectors' width (FMA, which would round differently, is in neither).
 template <int Order, bool Entropy>
-SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k) {
+SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int3 wrap) {
+  constexpr int kVars = Substep<Order, Entropy>::kVars;
   Row buffers;
   for (int i = r.lo.x; i < r.hi.x; i += kWidth)
     segment<Order, Entropy>(a, i, j, k, std::min(kWidth, r.hi.x - i), buffers);
+  if (wrap == Int3{0, 0, 0}) return;
+  for (int i = r.lo.x; i < r.hi.x; ++i) {
+    const std::ptrdiff_t o = a.shape.offset(i, j, k);
+    real f[kMaxVars];
+    for (int v = 0; v < kVars; ++v) f[v] = a.out.p[v][o];
+    write_images<Order / 2, kVars>(a, o, i, j, k, wrap, f);
+  }
 }
 
 }  // namespace pencil
 
 template <int Order, bool Entropy>
-void run_pencils(const StageArgs& a, const Region& r) {
+void run_pencils(const StageArgs& a, const Region& r, Int3 wrap) {
   if (r.empty()) return;
 #pragma omp parallel for collapse(2) schedule(static)
   for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j) pencil::row<Order, Entropy>(a, r, j, k);
+    for (int j = r.lo.y; j < r.hi.y; ++j) pencil::row<Order, Entropy>(a, r, j, k, wrap);
 }
 
-template void run_pencils<2, false>(const StageArgs&, const Region&);
-template void run_pencils<2, true>(const StageArgs&, const Region&);
-template void run_pencils<4, false>(const StageArgs&, const Region&);
-template void run_pencils<4, true>(const StageArgs&, const Region&);
-template void run_pencils<6, false>(const StageArgs&, const Region&);
-template void run_pencils<6, true>(const StageArgs&, const Region&);
-template void run_pencils<8, false>(const StageArgs&, const Region&);
-template void run_pencils<8, true>(const StageArgs&, const Region&);
+template void run_pencils<2, false>(const StageArgs&, const Region&, Int3);
+template void run_pencils<2, true>(const StageArgs&, const Region&, Int3);
+template void run_pencils<4, false>(const StageArgs&, const Region&, Int3);
+template void run_pencils<4, true>(const StageArgs&, const Region&, Int3);
+template void run_pencils<6, false>(const StageArgs&, const Region&, Int3);
+template void run_pencils<6, true>(const StageArgs&, const Region&, Int3);
+template void run_pencils<8, false>(const StageArgs&, const Region&, Int3);
+template void run_pencils<8, true>(const StageArgs&, const Region&, Int3);
 
 }  // namespace staghorn::mhd

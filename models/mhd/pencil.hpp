@@ -23,16 +23,18 @@ namespace staghorn::mhd {
 // Instantiated in pencil.cpp for orders 2, 4, 6, 8, with and without entropy: compiled by the C++
 // compiler in every build (its CPU clones are gcc attributes, which nvcc's front end does not
 // take).
+// wrap: as launch_tiled's (tiled.hpp), the extents of the axes along which the kernel also writes
+// each new value into the halo cells that are its periodic images (one rank: no exchange).
 template <int Order, bool Entropy>
-void run_pencils(const StageArgs& a, const Region& r);
+void run_pencils(const StageArgs& a, const Region& r, Int3 wrap = {0, 0, 0});
 
-extern template void run_pencils<2, false>(const StageArgs&, const Region&);
-extern template void run_pencils<2, true>(const StageArgs&, const Region&);
-extern template void run_pencils<4, false>(const StageArgs&, const Region&);
-extern template void run_pencils<4, true>(const StageArgs&, const Region&);
-extern template void run_pencils<6, false>(const StageArgs&, const Region&);
-extern template void run_pencils<6, true>(const StageArgs&, const Region&);
-extern template void run_pencils<8, false>(const StageArgs&, const Region&);
-extern template void run_pencils<8, true>(const StageArgs&, const Region&);
+extern template void run_pencils<2, false>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<2, true>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<4, false>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<4, true>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<6, false>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<6, true>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<8, false>(const StageArgs&, const Region&, Int3);
+extern template void run_pencils<8, true>(const StageArgs&, const Region&, Int3);
 
 }  // namespace staghorn::mhd
