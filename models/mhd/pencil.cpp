@@ -2,6 +2,9 @@
 // OpenMP loop over rows.
 #include "models/mhd/pencil.hpp"
 
+#include <omp.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "core/dispatch.hpp"
@@ -176,14 +179,56 @@ SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int
   }
 }
 
+// Rows per y tile of the march below: the 2R + 1 planes of the tile's rows and their halo (every
+// variable) that a row reads along z and the diagonals take about half the core's L2 (the rest:
+// the stores to out and w, the Row), so that each value comes from L3 or memory once per stage
+// and its other 2R reads hit L2. At least 2 rows, at most 64.
+inline int tile_rows(const StageArgs& a, int vars, int R) {
+  static const long l2 = [] {
+    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
+  }();
+  const double plane_row = double(a.shape.sy) * sizeof(real) * vars * (2 * R + 1);
+  return std::clamp(static_cast<int>(0.5 * l2 / plane_row) - 2 * R, 2, 64);
+}
+
+// Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
+// of the (k, j) loop gives a thread (as core/memory.cpp's first touch places the pages), in a
+// cache-friendly order: whole planes among them tile by tile along y, marching along z within a
+// tile (z neighbours then come from L2); the partial planes at either end row by row.
+template <int Order, bool Entropy>
+void rows(const StageArgs& a, const Region& r, long long q0, long long q1, Int3 wrap) {
+  const long long ny = r.hi.y - r.lo.y;
+  auto at = [&](long long q) {
+    row<Order, Entropy>(a, r, r.lo.y + int(q % ny), r.lo.z + int(q / ny), wrap);
+  };
+  const long long p0 = (q0 + ny - 1) / ny, p1 = q1 / ny;  // whole planes p0 .. p1 - 1
+  if (p0 >= p1) {
+    for (long long q = q0; q < q1; ++q) at(q);
+    return;
+  }
+  for (long long q = q0; q < p0 * ny; ++q) at(q);
+  const int ty = tile_rows(a, Substep<Order, Entropy>::kVars, Order / 2);
+  for (long long j0 = 0; j0 < ny; j0 += ty)
+    for (long long p = p0; p < p1; ++p)
+      for (long long j = j0; j < std::min(j0 + ty, ny); ++j) at(p * ny + j);
+  for (long long q = p1 * ny; q < q1; ++q) at(q);
+}
+
 }  // namespace pencil
 
 template <int Order, bool Entropy>
 void run_pencils(const StageArgs& a, const Region& r, Int3 wrap) {
   if (r.empty()) return;
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j) pencil::row<Order, Entropy>(a, r, j, k, wrap);
+  const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
+#pragma omp parallel
+  {
+    // libgomp's schedule(static) split: contiguous, the first rows % threads one row longer.
+    const long long t = omp_get_thread_num(), n = omp_get_num_threads();
+    const long long each = rows / n, extra = rows % n;
+    const long long q0 = t * each + std::min(t, extra);
+    pencil::rows<Order, Entropy>(a, r, q0, q0 + each + (t < extra), wrap);
+  }
 }
 
 template void run_pencils<2, false>(const StageArgs&, const Region&, Int3);
