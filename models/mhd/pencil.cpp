@@ -24,7 +24,7 @@ constexpr int kWidth = 32;  // cells per segment: a Row of ~15 KB stays in L1
 #define SH_FLATTEN
 #endif
 #if defined(__GNUC__) && defined(__x86_64__)
-#define SH_PENCIL_CLONES __attribute__((flatten, target_clones("avx2", "default")))
+#define SH_PENCIL_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
 #else
 #define SH_PENCIL_CLONES SH_FLATTEN
 #endif
@@ -160,10 +160,10 @@ inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
 }
 
 // Row (j, k) of region r, segment by segment, and the periodic images of its new values along the
-// axes of wrap (write_images; wrap = 0: none). Compiled twice, with AVX2 and for the baseline
-// x86-64 (SSE2), and chosen on the running CPU at the first call (an ifunc): twice the cells per
-// vector instruction where the CPU has AVX2, and the same bits, since the clones differ only in
-// the vectors' width (FMA, which would round differently, is in neither).
+// axes of wrap (write_images; wrap = 0: none). Compiled three times, with AVX-512, with AVX2 and
+// for the baseline x86-64 (SSE2), and chosen on the running CPU at the first call (an ifunc): 8,
+// 4 or 2 cells per vector instruction, and the same bits, since the clones differ only in the
+// vectors' width (pencil.cpp is compiled without FMA contraction: model.cmake).
 template <int Order, bool Entropy>
 SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int3 wrap) {
   constexpr int kVars = Substep<Order, Entropy>::kVars;
