@@ -1,6 +1,7 @@
 // Times full RK3 steps of the MHD model (3 fused rhs + update stages, halo exchanges included) on
-// one GPU, or on the CPU where none is visible (OpenMP threads: OMP_NUM_THREADS), and prints ns per cell per step beside the memory and arithmetic bounds of the same
-// run (a benchmark: it prints figures, it asserts nothing).
+// one GPU, or on the CPU where none is visible (OpenMP threads: OMP_NUM_THREADS), and prints ns
+// per cell per step beside the memory and arithmetic bounds of the same run (a benchmark: it
+// prints figures, it asserts nothing).
 // Usage: bench_mhd [n=256] [steps=10] [order=6] [isothermal=0] [peak_gflops=0] [kernel=tiled]
 //                  [hide=1]
 //   peak_gflops: the device's double-precision peak (e.g. 34000 for an H100 SXM without its FP64
