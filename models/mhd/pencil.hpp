@@ -1,18 +1,20 @@
 #pragma once
-// The MHD stage on the CPU, pencil by pencil: each thread takes whole rows (j, k) of the region
-// (OpenMP, static schedule over (k, j) as core/for_each.hpp's loop, so that a thread computes the
-// rows it first touched) and cuts them into segments of kWidth cells along x. For a segment it
+// The MHD stage on the CPU, pencil by pencil (mhd.kernel = tiled on the CPU; pencil.cpp). Each
+// thread takes the rows (j, k) of the region that a static schedule of the (k, j) loop gives it
+// (where core/memory.cpp's first touch placed their pages), walks them in y tiles marching along z
+// (z neighbours then come from L2), and cuts each row into segments of 32 cells along x. For a
+// segment it
 //  1. gathers every variable in a loop of its own along x: the generic kernel's gather() per cell
 //     (operators.hpp's derivatives, each computed once), stored into a Row, Local's members as
-//     arrays over the segment (a few KB, in L1);
-//  2. evaluates the thermodynamics (exponentials) and the forcing (sine, cosine) in scalar loops;
+//     arrays over the segment (~15 KB, in L1);
+//  2. evaluates the thermodynamics (exponentials) and the forcing (sine, cosine) in a scalar loop;
 //  3. evaluates rates() and the 2N update() per cell from the Row.
 // Steps 1 and 3 have unit-stride loads and no calls, so the compiler vectorises them across cells;
 // the generic kernel's one cell per iteration (every variable's gather, the exponentials, the
 // update) does not vectorise. Each cell's arithmetic is the generic kernel's, expression for
-// expression and in the same order, so the two give the same bits wherever the compiler
-// contracts alike (mhd_parity_test), and a cell's result does not depend on the rows or segments
-// it falls in (rank counts, the boundary shell).
+// expression and in the same order, and nothing is contracted into FMAs, so the two give the same
+// bits (mhd_pencil_parity_test) and a cell's result does not depend on the rows or segments it
+// falls in (rank counts, the boundary shell). On one rank it also writes the periodic halo images.
 
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
