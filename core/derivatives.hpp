@@ -5,10 +5,13 @@
 // difference, or the derivative when `scale` is 1/dx (first), 1/dx^2 (second) or 1/(dx dy)
 // (mixed): the scale goes into the weights (one rounding per weight, the same in every kernel
 // that folds it so, and one multiplication fewer per derivative in a kernel that precomputes them).
+// The sums over the points are compile-time loops (core/unroll.hpp), so that a loop over cells
+// around them vectorises.
 
 #include <cstddef>
 
 #include "core/platform.hpp"
+#include "core/unroll.hpp"
 
 namespace staghorn::fd {
 
@@ -37,9 +40,8 @@ SH_HD constexpr real second_weight(int m) {
 template <int Order>
 SH_HD inline real d1(const real* p, std::ptrdiff_t s, real scale = 1) {
   real acc = 0;
-#pragma unroll
-  for (int m = 1; m <= Order / 2; ++m)
-    acc += (first_weight<Order>(m) * scale) * (p[m * s] - p[-m * s]);
+  unroll<1, Order / 2 + 1>(
+      [&](auto m) { acc += (first_weight<Order>(m) * scale) * (p[m * s] - p[-m * s]); });
   return acc;
 }
 
@@ -47,9 +49,8 @@ SH_HD inline real d1(const real* p, std::ptrdiff_t s, real scale = 1) {
 template <int Order>
 SH_HD inline real d2(const real* p, std::ptrdiff_t s, real scale = 1) {
   real acc = (second_weight<Order>(0) * scale) * p[0];
-#pragma unroll
-  for (int m = 1; m <= Order / 2; ++m)
-    acc += (second_weight<Order>(m) * scale) * (p[m * s] + p[-m * s]);
+  unroll<1, Order / 2 + 1>(
+      [&](auto m) { acc += (second_weight<Order>(m) * scale) * (p[m * s] + p[-m * s]); });
   return acc;
 }
 
@@ -62,10 +63,10 @@ template <int Order>
 SH_HD inline real d2_mixed(const real* p, std::ptrdiff_t s1, std::ptrdiff_t s2, real scale = 1) {
   const std::ptrdiff_t up = s1 + s2, across = s1 - s2;
   real acc = 0;
-#pragma unroll
-  for (int m = 1; m <= Order / 2; ++m)
+  unroll<1, Order / 2 + 1>([&](auto m) {
     acc += (second_weight<Order>(m) * (real(0.25) * scale)) *
            ((p[m * up] + p[-m * up]) - (p[m * across] + p[-m * across]));
+  });
   return acc;
 }
 

@@ -171,13 +171,14 @@ SH_HD inline real entropy(const Physics& ph, const Vec3& u, const ScalarDerivati
 }
 
 // F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
-// gathered derivatives; `force` already evaluated at the cell).
+// gathered derivatives and thermo<Entropy>(ph, L.lnrho, L.ss); `force` already evaluated at the
+// cell). The CPU pencil kernel evaluates th (the exponentials) in a loop of its own, so that this
+// one has no calls and vectorises.
 template <bool Entropy>
-SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
-                        real* rhs) {
+SH_HD inline void rates(const Local& L, const Physics& ph, const Thermo& th, const Vec3& force,
+                        bool kinematic, real* rhs) {
   const Magnetic m = magnetic(L.dA, ph);
   const Strain st = strain(L.du);
-  const Thermo th = thermo<Entropy>(ph, L.lnrho, L.ss);
   rhs[kLnrho] = continuity(L.u, L.glnrho, st.div_u);
   const Vec3 dudt =
       momentum<Entropy>(ph, L.u, L.du, st, L.glnrho, L.gss, th, cross(m.J, m.B), force);
@@ -189,6 +190,12 @@ SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bo
                        st.SS(), st.div_u);
   if (kinematic)  // only the induction equation evolves
     for (int v : {kLnrho, kUx, kUy, kUz, kSs}) rhs[v] = 0;
+}
+
+template <bool Entropy>
+SH_HD inline void rates(const Local& L, const Physics& ph, const Vec3& force, bool kinematic,
+                        real* rhs) {
+  rates<Entropy>(L, ph, thermo<Entropy>(ph, L.lnrho, L.ss), force, kinematic, rhs);
 }
 
 // What one RK3 stage needs besides the cell: w = alpha w + dt F(f), f_out = f + beta w.
@@ -231,6 +238,34 @@ struct Substep {
     update<kVars>(a, o, rhs);
   }
 };
+
+// On one rank the tiled (CUDA) and pencil (CPU) kernels write each new value into the halo cells
+// that are its periodic images, which replaces the halo exchange there (Mhd's constructor).
+// Where the periodic image of cell c lies along an axis of n cells whose halo (R deep) is the
+// block's own opposite side (n = 0: no images along it): c + n for the first R cells, c - n for the
+// last R, else nowhere (0).
+template <int R>
+SH_HD inline int image_shift(int c, int n) {
+  return n == 0 ? 0 : (c < R ? n : (c >= n - R ? -n : 0));
+}
+
+// The periodic images of cell (i, j, k) (offset o) in the halo (faces, edges, corners: up to 7),
+// the same values a periodic self-exchange would copy there.
+template <int R, int Vars_>
+SH_HD inline void write_images(const StageArgs& a, std::ptrdiff_t o, int i, int j, int k, Int3 wrap,
+                               const real* f) {
+  const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
+            dz = image_shift<R>(k, wrap.z);
+  if (dx == 0 && dy == 0 && dz == 0) return;
+  for (int m = 1; m < 8; ++m) {
+    const bool mx = m & 1, my = m & 2, mz = m & 4;
+    if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
+    const std::ptrdiff_t d =
+        (mx ? dx : 0) + (my ? dy : 0) * a.shape.sy + (mz ? dz : 0) * a.shape.sz;
+#pragma unroll
+    for (int v = 0; v < Vars_; ++v) a.out.p[v][o + d] = f[v];
+  }
+}
 
 // B = curl A + B_ext at a cell.
 template <int Order>

@@ -6,7 +6,7 @@
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/overlap.hpp"
-
+#include "models/mhd/pencil.hpp"
 #if defined(__CUDACC__)
 #include "models/mhd/tiled.hpp"
 #endif
@@ -59,12 +59,14 @@ bool tiled_order(int order) {
 #endif
 }
 
-// The axes along which the tiled kernel writes the halo itself (their extents; else 0): with no
-// remote segment, every exchanged axis is periodic onto the block itself, and a halo cell is just
-// the periodic image of a boundary cell. The exchange's ~400 small pack/unpack launches cost
-// 1.2-1.8 ms per stage at 256^3 on one H100 and, hidden behind the tiled kernel, can only run on
-// SMs its blocks leave (one block takes an SM's registers); writing the images from the kernel
-// costs a few stores per boundary cell and gives the same bits.
+// The axes along which the tiled (CUDA) or pencil (CPU) kernel writes the halo itself (their
+// extents; else 0): with no remote segment, every exchanged axis is periodic onto the block
+// itself, and a halo cell is just the periodic image of a boundary cell. The exchange's ~400 small
+// pack/unpack launches cost 1.2-1.8 ms per stage at 256^3 on one H100 and, hidden behind the
+// tiled kernel, can only run on SMs its blocks leave (one block takes an SM's registers); on the
+// CPU the exchange's pack and unpack passes over the halo (a third of the cells at 64^3) cost a
+// large share of a step; writing the images from the kernel costs a few stores per boundary cell
+// and gives the same bits.
 Int3 self_images(const HaloExchange& halo, const Layout& l, bool tiled_kernel) {
   const Int3 none{0, 0, 0};
   if (!tiled_kernel || halo.remote() || halo.segments() == 0) return none;
@@ -89,8 +91,9 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       order_(opt.order),
       entropy_(!opt.isothermal),
       kinematic_(opt.kinematic),
-      // The tiled kernel is CUDA-only and 3-D; elsewhere the generic one runs.
+      // The tiled kernel is CUDA-only and 3-D; the CPU runs pencils instead (any dimension).
       tiled_(opt.tiled && ctx.dec.grid().dims() == 3),
+      pencils_(opt.tiled && !ctx.exec.on_device()),
       ph_(opt.physics),
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
@@ -100,7 +103,8 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       // Periodic boxes copy 8 fields' 3-cell halos to themselves even on one rank: worth hiding
       // behind the generic kernel too (a 256^3 step on one H100: 26.0 ms hidden, 31.3 not).
       hide_(ctx.hide_communication() && halo_.segments() > 0),
-      images_(self_images(halo_, layout_, tiled_ && ex_.on_device() && tiled_order(order_))),
+      images_(self_images(halo_, layout_,
+                          pencils_ || (tiled_ && ex_.on_device() && tiled_order(order_)))),
       rk_(opt.rk3),
       force_f0_(opt.forcing.amplitude),
       force_kf_(opt.forcing.k),
@@ -108,6 +112,11 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       force_rng_(opt.forcing.seed) {
   check_grid(dec_, order_);
   set_initial(opt.initial);
+}
+
+const char* Mhd::kernel() const {
+  if (pencils_) return "pencil";
+  return tiled_ && ex_.on_device() && tiled_order(order_) ? "tiled" : "generic";
 }
 
 std::vector<const Field*> Mhd::output_fields() const {
@@ -187,7 +196,8 @@ void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 imag
     if (tiled_ && ex_.on_device() && !r.empty())
       return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args, tiled::kChunk, images);
 #endif
-  (void)images;  // only the tiled kernel is chosen where images are written
+  if (pencils_) return run_pencils<Order, Entropy>(args, r, images);
+  (void)images;  // only the tiled and pencil kernels are chosen where images are written
   for_each(ex_, r, lane, Substep<Order, Entropy>{args});
 }
 

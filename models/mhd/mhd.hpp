@@ -18,7 +18,7 @@ class Mhd final : public Model, public rk3::Problem {
   struct Options {
     int order;
     bool isothermal, kinematic;
-    bool tiled;  // mhd.kernel = tiled
+    bool tiled;  // mhd.kernel = tiled (tiled on CUDA, pencils on the CPU)
     Physics physics;
     struct Forcing {
       real amplitude, k, helicity;
@@ -52,7 +52,9 @@ class Mhd final : public Model, public rk3::Problem {
   Field& rk_register(int v) { return w_[v]; }
   const Physics& physics() const { return ph_; }
   int order() const { return order_; }
-  // How a stage fills the halo: "images" (one rank, tiled kernel: the kernel writes the periodic
+  // The stage kernel that runs: "tiled" (CUDA), "pencil" (CPU) or "generic".
+  const char* kernel() const;
+  // How a stage fills the halo: "images" (one rank, tiled or pencil kernel: it writes the periodic
   // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
   // "exchange" (after the whole interior).
   const char* halo_mode() const {
@@ -80,13 +82,14 @@ class Mhd final : public Model, public rk3::Problem {
   int order_;
   bool entropy_;
   bool kinematic_;
-  bool tiled_;
+  bool tiled_;    // mhd.kernel = tiled, 3-D: the tiled kernel on CUDA (orders 2-6)
+  bool pencils_;  // mhd.kernel = tiled on the CPU: the pencil kernel (pencil.hpp)
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;
-  Int3 images_;  // axes along which the tiled kernel writes the halo itself (extents; else 0)
+  Int3 images_;  // axes along which the stage kernel writes the halo itself (extents; else 0)
   rk3::Options rk_;
   // Forcing: amplitude f0, shell |k| in kf +- 1/2 (in units of 2 pi / L), helicity sigma.
   real force_f0_, force_kf_, force_sigma_;

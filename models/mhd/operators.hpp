@@ -3,6 +3,7 @@
 // gradients, Laplacians, and the derivatives of a vector field that the MHD equations need.
 
 #include "core/derivatives.hpp"
+#include "core/unroll.hpp"
 #include "models/mhd/vec3.hpp"
 
 namespace staghorn::mhd {
@@ -13,6 +14,13 @@ struct Axes {
   std::ptrdiff_t s[3];
   real r1[3];  // 1 / dx_a (0 on an inactive axis)
 };
+
+// f(0), f(1), f(2): each axis a compile-time constant (core/unroll.hpp), so that d2_dadb's a == b
+// folds away in a loop over cells.
+template <class F>
+SH_HD inline void each_axis(F&& f) {
+  unroll<0, 3>(f);
+}
 
 template <int O>
 SH_HD inline real d_da(const real* p, const Axes& ax, int a) {
@@ -55,9 +63,9 @@ struct VectorDerivatives {
 // onto a zeroed grad_div (the sums then run in one fixed order, whichever kernel gathers them).
 template <int O>
 SH_HD inline void add_component(const real* p, const Axes& ax, int c, VectorDerivatives& d) {
-  for (int j = 0; j < 3; ++j) d.grad.m[c][j] = d_da<O>(p, ax, j);
+  each_axis([&](auto j) { d.grad.m[c][j] = d_da<O>(p, ax, j); });
   d.lap[c] = laplacian<O>(p, ax);
-  for (int i = 0; i < 3; ++i) d.grad_div[i] += d2_dadb<O>(p, ax, i, c);
+  each_axis([&](auto i) { d.grad_div[i] += d2_dadb<O>(p, ax, i, c); });
 }
 
 }  // namespace staghorn::mhd

@@ -16,10 +16,11 @@ void Mhd::add_options(io::Schema& s) {
         "Kinematic run: only the induction equation is integrated, u, ln rho and s stay as "
         "initialised (kinematic dynamo problems)");
   s.add("mhd.kernel", Type::string, "tiled",
-        "Stage kernel: tiled (CUDA, 3-D, orders 2-6: xy tiles marching along z with the planes "
-        "in shared memory, 2-2.8x faster than generic on an H100; elsewhere the generic one "
-        "runs) or generic (one thread per cell reading every neighbour from memory; the "
-        "reference, any backend)")
+        "Stage kernel: tiled (on CUDA, 3-D, orders 2-6: xy tiles marching along z with the "
+        "planes in shared memory, 2-2.8x faster than generic on an H100, elsewhere on CUDA the "
+        "generic one runs; on the CPU, any order and dimension: rows cut into pencils whose "
+        "derivatives are gathered into small buffers by vectorised loops) or generic (one "
+        "thread per cell reading every neighbour from memory; the reference, any backend)")
       .one_of({"generic", "tiled"});
   s.add("mhd.cs0", Type::number, 1.0, "Sound speed at the reference state (lnrho0, s = 0)")
       .above(0);

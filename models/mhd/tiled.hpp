@@ -183,14 +183,6 @@ __device__ inline void add_vector(const real* ring, int local, const int* z, con
   if (V == kUx) L.u = {f0[V], f0[V + 1], f0[V + 2]};
 }
 
-// Where the periodic image of cell c lies along an axis of n cells whose halo (R deep) is the
-// block's own opposite side (n = 0: no images along it): c + n for the first R cells, c - n for the
-// last R, else nowhere (0).
-template <int R>
-__device__ inline int image_shift(int c, int n) {
-  return n == 0 ? 0 : (c < R ? n : (c >= n - R ? -n : 0));
-}
-
 // Shared memory of one block: the rings of u and A, the scalar planes, and the barriers. Step s
 // of the z march uses barrier pair s & 1: `full` completes when the planes the step needs have
 // landed, `empty` when every warp has done its shared loads of the step.
@@ -238,24 +230,6 @@ __device__ inline void gather(const Smem<Order, Entropy, TX, TY>& sm, int k, int
     L.ss = f0[kSs] = ss(0, 0, 0);
     L.gss = gradient<Order>(ss, wt);
     L.lap_ss = laplacian<Order>(ss, wt);
-  }
-}
-
-// The periodic images of cell (i, j, k) (offset o) in the halo (faces, edges, corners: up to 7),
-// the same values a periodic self-exchange would copy there.
-template <int R, int Vars_>
-__device__ inline void write_images(const StageArgs& a, std::ptrdiff_t o, int i, int j, int k,
-                                    Int3 wrap, const real* f) {
-  const int dx = image_shift<R>(i, wrap.x), dy = image_shift<R>(j, wrap.y),
-            dz = image_shift<R>(k, wrap.z);
-  if (dx == 0 && dy == 0 && dz == 0) return;
-  for (int m = 1; m < 8; ++m) {
-    const bool mx = m & 1, my = m & 2, mz = m & 4;
-    if ((mx && dx == 0) || (my && dy == 0) || (mz && dz == 0)) continue;
-    const std::ptrdiff_t d =
-        (mx ? dx : 0) + (my ? dy : 0) * a.shape.sy + (mz ? dz : 0) * a.shape.sz;
-#pragma unroll
-    for (int v = 0; v < Vars_; ++v) a.out.p[v][o + d] = f[v];
   }
 }
 

@@ -1,9 +1,10 @@
-// Times the MHD stage kernels alone (no halo exchange, no boundary shell): the generic kernel and,
-// on CUDA, the tiled one, each over the whole interior of a random periodic state (full MHD with
-// entropy, conduction, bulk viscosity, an imposed field), and prints ns per cell per RK3 step
-// (3 stages) beside the copy bandwidth of the same run and the tiled kernel's agreement with the
-// generic one after one stage (in ulps of each field's range, as mhd_parity_test). A benchmark:
-// it prints figures, it asserts nothing.
+// Times the MHD stage kernels alone (no halo exchange, no boundary shell): the generic kernel and
+// the tiled one (on CUDA; on the CPU its pencil counterpart, models/mhd/pencil.hpp), each over
+// the whole interior of a random periodic state (full MHD with entropy, conduction, bulk
+// viscosity, an imposed field), and prints ns per cell per RK3 step (3 stages) beside the copy
+// bandwidth of the same run and the tiled kernel's agreement with the generic one after one stage
+// (in ulps of each field's range, as mhd_parity_test). A benchmark: it prints figures, it asserts
+// nothing.
 // Each timing is the median over whole RK3 steps of three stage launches (the first reads no w,
 // the last writes none), per stage.
 // Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=64]
@@ -23,6 +24,7 @@
 #include "core/for_each.hpp"
 #include "core/timer.hpp"
 #include "models/mhd/kernels.hpp"
+#include "models/mhd/pencil.hpp"
 #if defined(__CUDACC__)
 #include "models/mhd/tiled.hpp"
 #endif
@@ -173,6 +175,16 @@ void run(const Exec& ex, int n, int steps, int chunk) {
                 ulps);
   }
 #endif
+  if (!ex.on_device()) {
+    s.reset_w();
+    run_pencils<kOrder, Entropy>(a, r);
+    const double ulps = ulps_of_range(generic_out, s.out);
+    report("pencil", seconds_per_stage(ex, a, steps, [&](const StageArgs& s) {
+             run_pencils<kOrder, Entropy>(s, r);
+           }));
+    std::printf("  pencil - generic after one stage: %.2f ulps of the range (worst variable)\n",
+                ulps);
+  }
 }
 
 }  // namespace

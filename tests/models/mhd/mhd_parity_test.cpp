@@ -25,6 +25,7 @@
 #include <cstring>
 #include <limits>
 
+#include "agreement.hpp"
 #include "mhd_fixture.hpp"
 #include "solvers/rk3.hpp"
 #include "test_support.hpp"
@@ -45,11 +46,6 @@ io::json random_state(int n, const std::string& kernel) {
         {"initial", {{"type", "noise"}, {"amplitude", 0.05}, {"field_amplitude", 0.05}}}}}};
 }
 
-// The spacing of reals at x: one ulp.
-double ulp_of(double x) {
-  return std::ldexp(1.0, std::ilogb(x) - (std::numeric_limits<real>::digits - 1));
-}
-
 // The state after one stage (the first: w = dt F, f + w / 3), interior cells of each variable.
 std::vector<std::vector<real>> one_stage(MhdRun& r) {
   r.model->stage(0, rk3::kAlpha[0], rk3::kBeta[0], kDt);
@@ -57,25 +53,6 @@ std::vector<std::vector<real>> one_stage(MhdRun& r) {
   std::vector<std::vector<real>> out;
   for (int v = 0; v < r.model->vars(); ++v) out.push_back(interior_values(r.model->var(v)));
   return out;
-}
-
-struct Agreement {
-  double ulps = 0;       // max |a - b| / ulp(max |ref|)
-  double increment = 0;  // max |ref - before|
-  double diff = 0;       // max |a - b|
-};
-
-Agreement compare(const std::vector<real>& before, const std::vector<real>& ref,
-                  const std::vector<real>& b) {
-  Agreement g;
-  double range = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    range = std::fmax(range, std::fabs(ref[i]));
-    g.increment = std::fmax(g.increment, std::fabs(ref[i] - before[i]));
-    g.diff = std::isfinite(b[i]) ? std::fmax(g.diff, std::fabs(ref[i] - b[i])) : INFINITY;
-  }
-  g.ulps = g.diff / ulp_of(range);
-  return g;
 }
 
 TEST(MhdParity, TiledCudaStageMatchesGenericCpu) {
