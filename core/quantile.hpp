@@ -37,7 +37,9 @@ inline real quantile(const Exec& ex, const Comm& comm, const Region& interior, c
                      double q) {
   using namespace quantile_detail;
   const View v = f.view();
-  auto min_from = [&](real t) { return -comm.max(reduce(ex, interior, MaxOp{}, NegatedFrom{v, t})); };
+  auto min_from = [&](real t) {
+    return -comm.max(reduce(ex, interior, MaxOp{}, NegatedFrom{v, t}));
+  };
   auto count_from = [&](real t) { return exact_sum(ex, comm, interior, AtLeast{v, t}); };
   const real lo = min_from(0);
   const double need = (1 - q) * count_from(lo);

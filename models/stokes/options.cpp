@@ -61,12 +61,13 @@ void Stokes::add_options(io::Schema& s) {
         "marching along z, the new stresses shared through shared memory, each array read about "
         "once; the same results to rounding; elsewhere the generic one runs)")
       .one_of({"generic", "tiled"});
-  s.add("stokes.pt_viscosity_floor", Type::number, nullptr,
+  s.add("stokes.pt_viscosity_floor", Type::string, "none",
         "Least viscosity the pseudo-steps are taken from (docs/models/stokes.md, \"Pseudo-step "
-        "viscosity\"): a weak inclusion then follows its surroundings instead of relaxing at its "
-        "own slow rate. null: automatic, the median cell viscosity (the matrix); 0: off, every "
-        "point uses the largest viscosity of its neighbourhood")
-      .at_least(0);
+        "viscosity\"): none (every point uses the largest viscosity of its neighbourhood) or "
+        "median (the median cell viscosity, the matrix: weak inclusions then follow their matrix "
+        "instead of relaxing their pressure at their own slow rate, which the rms_range measure of "
+        "many weak inclusions needs, but their inner momentum residual converges slower)")
+      .one_of({"none", "median"});
   s.add("stokes.residual_norm", Type::string, "max",
         "Residual norms: max (max|R| L / S with the problem's stress scale S, continuity max|div "
         "v| mu_0 / S) or rms_range (root mean square, momentum times L / (P_max - P_min), "
@@ -111,8 +112,7 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
         parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
   o.smoothing = at_path(c, "stokes.smoothing").get<int>();
   o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
-  if (const io::json& v = at_path(c, "stokes.pt_viscosity_floor"); !v.is_null())
-    o.pt_viscosity_floor = v.get<real>();
+  o.median_floor = at_path(c, "stokes.pt_viscosity_floor").get<std::string>() == "median";
   o.rms_norm = at_path(c, "stokes.residual_norm").get<std::string>() == "rms_range";
   if (const io::json& v = at_path(c, "stokes.continuity_tol"); !v.is_null())
     o.continuity_tol = v.get<real>();

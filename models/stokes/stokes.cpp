@@ -133,8 +133,7 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
-  mu_floor_ = opt_.pt_viscosity_floor ? *opt_.pt_viscosity_floor
-                                      : quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5);
+  mu_floor_ = opt_.median_floor ? quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5) : 0;
   refresh_mu_max();
   rigid_.reset();
   if (stiff_ && stiff_->gain > 0) {
@@ -278,8 +277,8 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
   const Comm& comm = dec_.comm();
   const char* names[4] = {"momentum_x", "momentum_y", "momentum_z", "continuity"};
   const std::array<real, 2> ranges =
-      opt_.rms_norm ? range_scales(lmax) : std::array<real, 2>{lmax / stress_scale_,
-                                                               mu_scale_ / stress_scale_};
+      opt_.rms_norm ? range_scales(lmax)
+                    : std::array<real, 2>{lmax / stress_scale_, mu_scale_ / stress_scale_};
   // Dimensionless: momentum * L / S, continuity * mu_0 / S (S the stress scale), or the ranges.
   std::vector<pt::Residual> out;
   for (int e = 0; e < 4; ++e) {
@@ -289,12 +288,14 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
     if (opt_.rms_norm && norm > 0 && std::isfinite(norm)) {
       int x = 0;
       std::frexp(norm, &x);
-      const double sum = exact_sum(ex_, comm, in, ScaledSquare<AbsResidual<Dim>>{r, std::ldexp(real(1), -x)});
+      const double sum =
+          exact_sum(ex_, comm, in, ScaledSquare<AbsResidual<Dim>>{r, std::ldexp(real(1), -x)});
       norm = std::ldexp(real(std::sqrt(sum / g.cells())), x);
     }
     const real scale = ranges[e < 3 ? 0 : 1];
     pt::Residual res{names[e], norm * scale, scale};
-    if (e == 3 && opt_.continuity_tol) res.tolerance_factor = *opt_.continuity_tol / opt_.solver.tol;
+    if (e == 3 && opt_.continuity_tol)
+      res.tolerance_factor = *opt_.continuity_tol / opt_.solver.tol;
     out.push_back(res);
   }
   return out;

@@ -33,7 +33,7 @@ class Stokes final : public Model, public pt::Problem {
     std::array<Wall, 6> walls;
     int smoothing;
     bool tiled;   // kernel = tiled
-    std::optional<real> pt_viscosity_floor;  // none: automatic (the median viscosity)
+    bool median_floor;                        // pt_viscosity_floor = median
     bool rms_norm;                            // residual_norm = rms_range
     std::optional<real> continuity_tol;       // none: solver.tol
     PtChoice pt;  // Re, r, solver.cfl, gravity, viscosity_average = harmonic

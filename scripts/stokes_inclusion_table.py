@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Iterations / n_x of the Stokes model on the multi-inclusion benchmark of Räss et al. (2022):
+a 10 x 10 box, inclusions each covering 0.5% of the area, placed at random without overlap (fixed
+seed), smoothed viscosity (10 passes), buoyancy (rho 1, inclusions 0.5, g = -1) or pure shear
+(rate 1), stopping at 1e-5 on the momentum residual and 1e-3 on continuity in their measure
+(stokes.residual_norm = rms_range), with the pseudo-steps' viscosity floor at the median
+(stokes.pt_viscosity_floor). Weak inclusions (10^-1, 10^-5, 10^-9) and strong ones
+(10^3, 10^6). Prints a markdown table; Re and r are the defaults.
+
+  scripts/stokes_inclusion_table.py --staghorn build/bin/staghorn --n 2047 --kind weak
+  scripts/stokes_inclusion_table.py --n 1023 --kind strong --launcher "orterun -np 1"
+"""
+import argparse
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+LENGTH = 10.0
+RADIUS = math.sqrt(LENGTH * LENGTH * 0.005 / math.pi)
+
+
+def config(n, count, viscosity, mode, backend):
+    buoyancy = mode == "buoyancy"
+    phase = {"shape": "random_inclusions", "count": count, "radius_min": RADIUS,
+             "radius_max": RADIUS, "gap": 0.5 * RADIUS, "seed": 1855 + count,
+             "viscosity": viscosity, "density": 0.5 if buoyancy else 0.0}
+    return {
+        "model": "stokes", "backend": backend,
+        "grid": {"n": [n, n, 1], "length": [LENGTH, LENGTH, 1.0]},
+        "time": {"dt": 1.0, "steps": 1},
+        "solver": {"tol": 1e-5, "tol_mode": "absolute", "ncheck": 200, "max_iter": 100 * n},
+        "output": {"every": 0, "final": False},
+        "stokes": {"viscosity": 1.0, "density": 1.0 if buoyancy else 0.0,
+                   "gravity": [0.0, -1.0 if buoyancy else 0.0, 0.0],
+                   "pure_shear": 0.0 if buoyancy else 1.0, "smoothing": 10,
+                   "residual_norm": "rms_range", "continuity_tol": 1e-3,
+                   "pt_viscosity_floor": "median",
+                   "materials": {"phases": [phase]}},
+    }
+
+
+def iterations(args, cfg):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "case.json")
+        with open(path, "w") as f:
+            json.dump(cfg, f)
+        cmd = shlex.split(args.launcher) + [args.staghorn, "run", path, "--output",
+                                            os.path.join(d, "out")]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        for line in p.stdout.splitlines():
+            if line.startswith("{") and '"iterations"' in line:
+                return json.loads(line)["iterations"]
+        sys.stderr.write(p.stdout[-2000:] + p.stderr[-2000:])
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--staghorn", default="build/bin/staghorn")
+    ap.add_argument("--launcher", default="")
+    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--n", type=int, default=2047)
+    ap.add_argument("--kind", choices=["weak", "strong"], default="weak")
+    ap.add_argument("--counts", default="1,14,46")
+    args = ap.parse_args()
+    counts = [int(c) for c in args.counts.split(",")]
+    contrasts = [1e-1, 1e-5, 1e-9] if args.kind == "weak" else [1e3, 1e6]
+    print(f"| viscosity ratio | buoyancy, {' / '.join(map(str, counts))} inclusions | "
+          f"pure shear, {' / '.join(map(str, counts))} inclusions |")
+    print("| --- | --- | --- |")
+    for mu in contrasts:
+        cells = []
+        for mode in ("buoyancy", "shear"):
+            row = []
+            for c in counts:
+                it = iterations(args, config(args.n, c, mu, mode, args.backend))
+                row.append("n/c" if it is None else f"{it / args.n:.1f}")
+            cells.append(" / ".join(row))
+        print(f"| {mu:g} | {cells[0]} | {cells[1]} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
