@@ -10,19 +10,8 @@ const char* const kShapes[] = {"sphere", "ellipsoid", "box", "layer", "random_in
 // 2-D names of the same shapes, for readability.
 const char* const kAliases[][2] = {{"circle", "sphere"}, {"ellipse", "ellipsoid"}};
 
-std::string unit_of(Property p) {
-  switch (p) {
-    case Property::viscosity:
-      return "shear viscosity";
-    case Property::density:
-      return "density";
-    case Property::porosity:
-      return "porosity";
-    case Property::permeability:
-      return "permeability";
-  }
-  return "";
-}
+// The property as the key descriptions name it (its key name, more precisely for viscosity).
+std::string described(Property p) { return p == Property::viscosity ? "shear viscosity" : name(p); }
 
 // Every property but density is positive (a zero viscosity or permeability breaks the solver).
 bool positive(Property p) { return p != Property::density; }
@@ -65,7 +54,7 @@ io::Schema phase_schema(const std::vector<Property>& properties) {
       .at_least(0);
   for (Property p : properties) {
     io::Option& o = s.add(name(p), Type::number, nullptr,
-                          "The phase's " + unit_of(p) + " (null: the background's)");
+                          "The phase's " + described(p) + " (null: the background's)");
     if (positive(p)) o.above(0);
   }
   return s;
@@ -214,7 +203,7 @@ void Options::add_to(io::Schema& s, const std::string& section,
       .relative_to_config();
   for (Property p : properties)
     s.add(section + ".variables." + name(p), Type::string, "",
-          std::string("Variable of the file holding the background ") + unit_of(p) +
+          std::string("Variable of the file holding the background ") + described(p) +
               " (\"\": the matrix's constant)");
 }
 
