@@ -11,33 +11,22 @@ namespace staghorn::diffusion {
 Diffusion::Diffusion(const ModelContext& ctx) : Diffusion(ctx, Options::from(ctx.config)) {}
 
 Diffusion::Diffusion(const ModelContext& ctx, const Options& opt)
-    : dec_(ctx.dec),
-      ex_(ctx.exec),
-      layout_(ctx.layout()),
+    : PtModel(ctx, opt.solver, /*corners=*/false),  // a 7-point stencil
       H_("H", Location::cell, layout_, ex_.backend(), "1", "diffused quantity H"),
       H_new_("H_new", Location::cell, layout_, ex_.backend()),
       H_old_("H_old", Location::cell, layout_, ex_.backend()),
       dHdtau_("dHdtau", Location::cell, layout_, ex_.backend()),
-      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // a 7-point stencil
-      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
-      // Only communication with other ranks is worth hiding; local copies are not.
-      hide_(ctx.hide_communication() && halo_.remote()),
       bcs_(opt.sides),
       mat_(opt.material),
-      solver_(opt.solver),
-      kernel_(opt.kernel),
-      cfl_(opt.solver.cfl) {
+      kernel_(opt.kernel) {
+  // H_old_ is the implicit step's old value, part of the equation, and a retry's start too.
+  fields_.add(H_, FieldTable::output | FieldTable::state | FieldTable::unknown, &H_new_);
   set_initial(opt.initial);
 }
 
 void Diffusion::refresh() {
   halo_.exchange({&H_});
   apply_boundaries(ex_, dec_, H_, bcs_);
-}
-
-StepReport Diffusion::advance(real dt) {
-  const pt::SolveReport r = solver_.solve(*this, dt);
-  return {r.iterations, r.residuals};
 }
 
 void Diffusion::begin_solve(real dt) {
@@ -104,11 +93,12 @@ template <int Dim>
 void Diffusion::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const Kernel kernel = kernel_for(Dim);
+  const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, {&H_new_}, hide_,
+    update_and_exchange(ex_, halo_, split_, next, hide_,
                         [&](const Region& r, Lane lane) { update<Dim>(kernel, co, r, lane); });
     apply_boundaries(ex_, dec_, H_new_, bcs_);
-    H_.swap_data(H_new_);
+    fields_.swap_next();
   }
 }
 

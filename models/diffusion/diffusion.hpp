@@ -1,16 +1,13 @@
 #pragma once
 #include "core/boundary.hpp"
-#include "core/halo_exchange.hpp"
-#include "core/overlap.hpp"
 #include "models/diffusion/kernels.hpp"
-#include "models/model.hpp"
-#include "solvers/pt_solver.hpp"
+#include "models/pt_model.hpp"
 
 namespace staghorn::diffusion {
 
 // Nonlinear diffusion by implicit time steps, each solved by accelerated PT iterations.
 // Equations and numerics: docs/models/diffusion.md.
-class Diffusion final : public Model, public pt::Problem {
+class Diffusion final : public PtModel {
  public:
   // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
   // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
@@ -30,9 +27,6 @@ class Diffusion final : public Model, public pt::Problem {
   static void add_options(io::Schema& schema);
   static ModelInfo info();
 
-  StepReport advance(real dt) override;
-  std::vector<const Field*> output_fields() const override { return {&H_}; }
-  std::vector<Field*> state_fields() override { return {&H_}; }
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
   double bytes_per_cell_iteration() const override { return 5 * sizeof(real); }
@@ -59,20 +53,11 @@ class Diffusion final : public Model, public pt::Problem {
   real local_residual() const;
   void set_initial(const io::json& ic);
 
-  const Decomposition& dec_;
-  Exec ex_;
-  Layout layout_;
   Field H_, H_new_, H_old_, dHdtau_;
-  HaloExchange halo_;
-  ShellSplit split_;
-  bool hide_;
   SideBcs bcs_;
   Material mat_;
-  pt::Solver solver_;
   Kernel kernel_;
   int march_chunk_ = 32;
-  real dt_ = 0;
-  real cfl_;  // the solver's safety factor, lowered by retries
 };
 
 }  // namespace staghorn::diffusion

@@ -34,9 +34,10 @@ struct CellValue {
 }  // namespace
 
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
-    : dec_(ctx.dec),
-      ex_(ctx.exec),
-      layout_(ctx.layout()),
+    : CoupledHydroMech(ctx, Options::from(ctx.config)) {}
+
+CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
+    : PtModel(ctx, opt.solver, /*corners=*/true),  // shear stresses: diagonal neighbours
       up_(ctx.dec.grid().dims() - 1),
       V_(stokes::velocity_fields("V", layout_, ex_.backend(), &kText)),
       V_new_(stokes::velocity_fields("V_new_", layout_, ex_.backend())),
@@ -58,14 +59,17 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
       exc_("exc", Location::cell, layout_, ex_.backend()),
       mu_("mu", Location::cell, layout_, ex_.backend()),
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
-      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // shear stresses: diagonal neighbours
-      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
-      hide_(ctx.hide_communication() && halo_.remote()),
-      opt_(Options::from(ctx.config)),
+      opt_(opt),
       tiled_(opt_.tiled && layout_.count() < (std::size_t(1) << 31)),
-      mean_reference_(ctx.dec.grid().periodic[ctx.dec.grid().dims() - 1]),
-      solver_(opt_.solver),
-      cfl_(opt_.solver.cfl) {
+      mean_reference_(ctx.dec.grid().periodic[ctx.dec.grid().dims() - 1]) {
+  // The unknowns with their next iterates and start-of-step copies (tau_old is also the Maxwell
+  // solid's old stress); phi is written and restarted, but follows from p and pf.
+  const unsigned all = FieldTable::output | FieldTable::state | FieldTable::unknown;
+  fields_.add(phi_, FieldTable::output | FieldTable::state)
+      .add(P_, all, &P_new_, &P_start_)
+      .add(Pf_, all, &Pf_new_, &Pf_start_);
+  for (int a = 0; a < dims(); ++a) fields_.add(V_[a], all, &V_new_[a], &V_start_[a]);
+  for (int c : stress_components()) fields_.add(T_[c], all, &T_new_[c], &T_old_[c]);
   if (solver_.options().relative)
     throw io::ConfigError(
         "solver.tol_mode: the coupled hydromech variant needs \"absolute\" (its residuals are "
@@ -85,27 +89,6 @@ real CoupledHydroMech::compaction_length() const {
 
 std::vector<int> CoupledHydroMech::stress_components() const {
   return stokes::stress_components(dims());
-}
-
-std::vector<Field*> CoupledHydroMech::unknowns(std::array<Field, 3>& V, Field& P, Field& Pf,
-                                               std::array<Field, 6>& T) {
-  std::vector<Field*> out{&P, &Pf};
-  for (int a = 0; a < dims(); ++a) out.push_back(&V[a]);
-  for (int c : stress_components()) out.push_back(&T[c]);
-  return out;
-}
-
-std::vector<const Field*> CoupledHydroMech::output_fields() const {
-  std::vector<const Field*> out{&phi_, &P_, &Pf_};
-  for (int a = 0; a < dims(); ++a) out.push_back(&V_[a]);
-  for (int c : stress_components()) out.push_back(&T_[c]);
-  return out;
-}
-
-std::vector<Field*> CoupledHydroMech::state_fields() {
-  std::vector<Field*> out = unknowns(V_, P_, Pf_, T_);
-  out.insert(out.begin(), &phi_);
-  return out;
 }
 
 double CoupledHydroMech::bytes_per_cell_iteration() const {
@@ -174,27 +157,11 @@ void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf)
 }
 
 void CoupledHydroMech::refresh() {
-  std::vector<Field*> all = unknowns(V_, P_, Pf_, T_);
-  all.push_back(&phi_);
-  halo_.exchange(all);
+  halo_.exchange(fields_.with(FieldTable::state));
   apply_walls(V_, P_, Pf_);
   for (Field* f : {&phi_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
-  // The new-value buffers start equal to the state (walls and ghosts stay put in both).
-  for (int a = 0; a < 3; ++a) copy(ex_, V_new_[a], V_[a]);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_new_[c], T_[c]);
-  copy(ex_, P_new_, P_);
-  copy(ex_, Pf_new_, Pf_);
-}
-
-StepReport CoupledHydroMech::advance(real dt) {
-  const pt::SolveReport r = solver_.solve(*this, dt);
-  real dV = 1;
-  for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
-  balance_ = residual_of(4, false) * dV;
-  finish_step();
-  last_ = {r.iterations, r.residuals};
-  return last_;
+  copy_unknowns_to_next();  // walls and ghosts stay put in both
 }
 
 void CoupledHydroMech::begin_solve(real dt) {
@@ -210,19 +177,13 @@ void CoupledHydroMech::begin_solve(real dt) {
                           : opt_.shear_viscosity;
   fill(ex_, mu_, eta_ve);
   fill(ex_, mu_max_, eta_ve);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_old_[c], T_[c]);
-  for (int a = 0; a < 3; ++a) copy(ex_, V_start_[a], V_[a]);
-  copy(ex_, P_start_, P_);
-  copy(ex_, Pf_start_, Pf_);
+  save_start();
   fill(ex_, dPfdtau_, 0);
   porosity_pass();
 }
 
 void CoupledHydroMech::retry(real factor) {
-  for (int a = 0; a < 3; ++a) copy(ex_, V_[a], V_start_[a]);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_[c], T_old_[c]);
-  copy(ex_, P_, P_start_);
-  copy(ex_, Pf_, Pf_start_);
+  restore_start();
   fill(ex_, dPfdtau_, 0);
   refresh();
   cfl_ *= factor;
@@ -241,7 +202,10 @@ void CoupledHydroMech::porosity_pass() {
   extrapolate_porosity_at_open_sides(ex_, dec_, exc_, opt_.fluid_sides, phi_ref_);
 }
 
-void CoupledHydroMech::finish_step() {
+void CoupledHydroMech::end_step() {
+  real dV = 1;
+  for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
+  balance_ = residual_of(4, false) * dV;
   for_each(ex_, layout_.interior(),
            coupled::Porosity{opt_.mat, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), true});
@@ -278,7 +242,7 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
 
 template <int Dim, bool Sourced>
 void CoupledHydroMech::iterate_dim(int count) {
-  const std::vector<Field*> out = unknowns(V_new_, P_new_, Pf_new_, T_new_);
+  const std::vector<Field*> out = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     const stokes::State next = state_of(V_new_, P_new_, T_new_);
     // The wall edges hold shear stresses only: no source enters them.
@@ -290,10 +254,7 @@ void CoupledHydroMech::iterate_dim(int count) {
       run_iteration<Dim, Sourced>(ps, next, r, lane);
     });
     apply_walls(V_new_, P_new_, Pf_new_);
-    for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
-    for (int s : stress_components()) T_[s].swap_data(T_new_[s]);
-    P_.swap_data(P_new_);
-    Pf_.swap_data(Pf_new_);
+    fields_.swap_next();
     if (fused_porosity())
       porosity_stale_ = true;  // the next kernel computes it; residuals ask for it
     else
@@ -358,13 +319,13 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
 std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
   const PorosityStats s = porosity_stats(ex_, dec_, phi_, opt_.mat.phi0, up_);
   const real v_max = max_magnitude(ex_, dec_, V_[up_]);
-  std::vector<Diagnostic> d{{"pt_iterations", static_cast<real>(last_.iterations)}};
+  std::vector<Diagnostic> d{{"pt_iterations", static_cast<real>(last_step_.iterations)}};
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};
   std::size_t r = 0;  // the same columns before the first step (zeros) as after it
   for (int e = 0; e < 5; ++e) {
     if (e < 3 && e >= dims()) continue;
     d.push_back({std::string("residual_") + names[e],
-                 r < last_.residuals.size() ? last_.residuals[r].norm : 0});
+                 r < last_step_.residuals.size() ? last_step_.residuals[r].norm : 0});
     ++r;
   }
   d.insert(d.end(), {{"fluid_volume", s.fluid},

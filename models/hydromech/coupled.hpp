@@ -4,14 +4,11 @@
 #include <memory>
 #include <optional>
 
-#include "core/halo_exchange.hpp"
-#include "core/overlap.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
 #include "models/materials/options.hpp"
-#include "models/model.hpp"
+#include "models/pt_model.hpp"
 #include "models/staggered_stokes/walls.hpp"
-#include "solvers/pt_solver.hpp"
 
 namespace staghorn::hydromech {
 
@@ -22,7 +19,7 @@ namespace staghorn::hydromech {
 // solved by accelerated PT iterations on v, p, pf and tau; porosity follows Pe = p - pf in closed
 // form as in the reduced variant. 1-D, 2-D and 3-D; gravity along the last active axis.
 // Equations and numerics: docs/models/hydromech.md, "Coupled variant".
-class CoupledHydroMech final : public Model, public pt::Problem {
+class CoupledHydroMech final : public PtModel {
  public:
   // Every key of the variant, read once (coupled_options.cpp, beside the schema).
   struct Options {
@@ -42,9 +39,6 @@ class CoupledHydroMech final : public Model, public pt::Problem {
 
   static void add_options(io::Schema& schema);
 
-  StepReport advance(real dt) override;
-  std::vector<const Field*> output_fields() const override;
-  std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
   std::vector<io::SeriesColumn> diagnostic_columns() const override;
@@ -81,6 +75,7 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   void set_tiled_shape(int index) { tiled_shape_ = index; }
 
  private:
+  CoupledHydroMech(const ModelContext& ctx, const Options& opt);
   template <int Dim, bool Sourced>
   void iterate_dim(int count);
   template <int Dim, bool Sourced = false>
@@ -92,8 +87,6 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   coupled::Constants constants() const;
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();
-  std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, Field& Pf,
-                               std::array<Field, 6>& T);
   std::vector<int> stress_components() const;
   void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf);
   void porosity_pass();
@@ -106,21 +99,15 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   template <int Dim, bool Sourced>
   void run_iteration(const coupled::Pseudo<Dim, Sourced>& ps, const stokes::State& next,
                      const Region& r, Lane lane);
-  void finish_step();
+  // The fluid volume balance of the converged step, then the step's porosity and its halos.
+  void end_step() override;
   void set_initial(const io::json& ic);
-  int dims() const { return dec_.grid().dims(); }
 
-  const Decomposition& dec_;
-  Exec ex_;
-  Layout layout_;
   int up_;
   std::array<Field, 3> V_, V_new_, V_start_;
   Field P_, P_new_, P_start_, Pf_, Pf_new_, Pf_start_, dPfdtau_;
   std::array<Field, 6> T_, T_new_, T_old_;
   Field phi_, phi_old_, exc_, mu_, mu_max_;
-  HaloExchange halo_;
-  ShellSplit split_;
-  bool hide_;
   stokes::Walls walls_;  // free slip or no slip (hydromech.coupled.boundary), no normal flow
   Options opt_;
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
@@ -128,11 +115,7 @@ class CoupledHydroMech final : public Model, public pt::Problem {
   int tiled_shape_ = 0;
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
-  pt::Solver solver_;
-  real dt_ = 0;
-  real cfl_;
-  StepReport last_;
-  real balance_ = 0;  // the latest step's fluid volume balance error (sum of R_f dV)
+  real balance_ = 0;     // the latest step's fluid volume balance error (sum of R_f dV)
   // Manufactured-solution sources (set_sources), in the order of coupled::Sources; null: none.
   std::unique_ptr<std::array<Field, 5>> sources_;
 };

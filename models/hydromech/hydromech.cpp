@@ -12,9 +12,7 @@ namespace staghorn::hydromech {
 HydroMech::HydroMech(const ModelContext& ctx) : HydroMech(ctx, Options::from(ctx.config)) {}
 
 HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
-    : dec_(ctx.dec),
-      ex_(ctx.exec),
-      layout_(ctx.layout()),
+    : PtModel(ctx, opt.solver, /*corners=*/false),  // 7-point stencils
       up_(ctx.dec.grid().dims() - 1),
       kernel_(opt.kernel),
       phi_("phi", Location::cell, layout_, ex_.backend(), "1", "porosity"),
@@ -25,13 +23,11 @@ HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
       dPedtau_("dPedtau", Location::cell, layout_, ex_.backend()),
       phi_it_("phi_it", Location::cell, layout_, ex_.backend()),
       phi_it_new_("phi_it_new", Location::cell, layout_, ex_.backend()),
-      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/false),  // 7-point stencils
-      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
-      hide_(ctx.hide_communication() && halo_.remote()),
       pe_bcs_(opt.sides),
-      mat_(opt.material),
-      solver_(opt.solver),
-      cfl_(opt.solver.cfl) {
+      mat_(opt.material) {
+  // A retry starts again from Pe = 0, not from a saved copy (phi has not moved).
+  fields_.add(phi_, FieldTable::output | FieldTable::state)
+      .add(Pe_, FieldTable::output | FieldTable::state | FieldTable::unknown, &Pe_new_);
   set_initial(opt.initial, opt.materials);
 }
 
@@ -57,14 +53,6 @@ void HydroMech::refresh() {
   apply_pe_boundaries(ex_, dec_, Pe_, pe_bcs_, coefficients().body);
 }
 
-StepReport HydroMech::advance(real dt) {
-  const pt::SolveReport r = solver_.solve(*this, dt);
-  balance_ = residual_reduce(false);  // before phi moves on: R belongs to (phi_old, Pe)
-  finish_step();
-  last_ = {r.iterations, r.residuals};
-  return last_;
-}
-
 void HydroMech::begin_solve(real dt) {
   dt_ = dt;
   phi_it_valid_ = false;
@@ -72,8 +60,8 @@ void HydroMech::begin_solve(real dt) {
   fill(ex_, dPedtau_, 0);
 }
 
-// The step's porosity from the converged Pe, then its halos (once per step).
-void HydroMech::finish_step() {
+void HydroMech::end_step() {
+  balance_ = residual_reduce(false);  // before phi moves on: R belongs to (phi_old, Pe)
   for_each(ex_, layout_.interior(), Lane::inner,
            PorosityUpdate{mat_, dt_, phi_.view(), phi_old_.view(), Pe_.view()});
   halo_.exchange({&phi_});
@@ -99,13 +87,14 @@ void HydroMech::retry(real factor) {
 template <int Dim>
 void HydroMech::iterate_dim(int count) {
   const Coefficients co = coefficients();
+  const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, {&Pe_new_}, hide_, [&](const Region& r, Lane lane) {
+    update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       for_each(ex_, r, lane,
                Iteration<Dim>{co, Pe_.view(), phi_old_.view(), Pe_new_.view(), dPedtau_.view()});
     });
     apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
-    Pe_.swap_data(Pe_new_);
+    fields_.swap_next();
   }
 }
 
@@ -154,11 +143,12 @@ void HydroMech::iterate_stored(int count) {
   if (!phi_it_valid_)  // a new step, a retry or new state: phi_it from Pe everywhere, halo included
     for_each(ex_, layout_.all(),
              PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
+  const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, {&Pe_new_}, hide_,
+    update_and_exchange(ex_, halo_, split_, next, hide_,
                         [&](const Region& r, Lane lane) { update_stored<Dim>(co, r, lane); });
     apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
-    Pe_.swap_data(Pe_new_);
+    fields_.swap_next();
     phi_it_.swap_data(phi_it_new_);
     porosity_of_halo();
   }
@@ -203,8 +193,8 @@ std::vector<pt::Residual> HydroMech::residuals() { return {{"Pe", residual_reduc
 
 std::vector<Diagnostic> HydroMech::diagnostics() {
   const PorosityStats s = porosity_stats(ex_, dec_, phi_, mat_.phi0, up_);
-  const real residual = last_.residuals.empty() ? 0 : last_.residuals.front().norm;
-  return {{"pt_iterations", static_cast<real>(last_.iterations)},
+  const real residual = last_step_.residuals.empty() ? 0 : last_step_.residuals.front().norm;
+  return {{"pt_iterations", static_cast<real>(last_step_.iterations)},
           {"residual_Pe", residual},
           {"fluid_volume", s.fluid},
           {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},

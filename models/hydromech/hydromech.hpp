@@ -1,12 +1,9 @@
 #pragma once
 #include "core/boundary.hpp"
-#include "core/halo_exchange.hpp"
-#include "core/overlap.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/kernels.hpp"
 #include "models/materials/options.hpp"
-#include "models/model.hpp"
-#include "solvers/pt_solver.hpp"
+#include "models/pt_model.hpp"
 
 namespace staghorn::hydromech {
 
@@ -14,7 +11,7 @@ namespace staghorn::hydromech {
 // implicit time steps, each solved by accelerated PT iterations on Pe (phi follows from Pe in
 // closed form). Gravity acts along the last active axis (x in 1-D, y in 2-D, z in 3-D).
 // Equations and numerics: docs/models/hydromech.md.
-class HydroMech final : public Model, public pt::Problem {
+class HydroMech final : public PtModel {
  public:
   // generic: each cell recomputes phi(Pe) over its stencil (the reference); stored: phi(Pe) is
   // kept per cell and iteration in its own array; pairs: stored, two cells per thread (the GPU's
@@ -36,9 +33,6 @@ class HydroMech final : public Model, public pt::Problem {
   static void add_options(io::Schema& schema);
   static ModelInfo info();
 
-  StepReport advance(real dt) override;
-  std::vector<const Field*> output_fields() const override { return {&phi_, &Pe_}; }
-  std::vector<Field*> state_fields() override { return {&phi_, &Pe_}; }
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
   // generic: Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written; stored: also phi(Pe)
@@ -72,26 +66,17 @@ class HydroMech final : public Model, public pt::Problem {
   template <int Dim>
   real residual_sum(bool absolute) const;
   real residual_reduce(bool absolute) const;
-  void finish_step();
+  // The step's porosity from the converged Pe, then its halos (once per step).
+  void end_step() override;
   void set_initial(const io::json& ic, const materials::Options& materials);
 
-  const Decomposition& dec_;
-  Exec ex_;
-  Layout layout_;
   int up_;  // the axis gravity acts along
   Kernel kernel_;
   Field phi_, Pe_, phi_old_, Pe_new_, dPedtau_;
   Field phi_it_, phi_it_new_;  // stored kernel: phi(phi_old, Pe) and phi(phi_old, Pe_new)
   bool phi_it_valid_ = false;  // phi_it_ matches Pe_ and phi_old_ (halo included)
-  HaloExchange halo_;
-  ShellSplit split_;
-  bool hide_;
   PeBcs pe_bcs_;
   Material mat_;
-  pt::Solver solver_;
-  real dt_ = 0;
-  real cfl_;
-  StepReport last_;   // the latest step's iterations and residuals, for diagnostics
   real balance_ = 0;  // the latest step's fluid volume balance error, relative
 };
 

@@ -42,10 +42,10 @@ struct SmoothStep {
 
 }  // namespace
 
-Stokes::Stokes(const ModelContext& ctx)
-    : dec_(ctx.dec),
-      ex_(ctx.exec),
-      layout_(ctx.layout()),
+Stokes::Stokes(const ModelContext& ctx) : Stokes(ctx, Options::from(ctx.config)) {}
+
+Stokes::Stokes(const ModelContext& ctx, const Options& opt)
+    : PtModel(ctx, opt.solver, /*corners=*/true),  // diagonal neighbours in the stencil
       V_(velocity_fields("V", layout_, ex_.backend(), &kText)),
       V_new_(velocity_fields("V_new_", layout_, ex_.backend())),
       V_old_(velocity_fields("V_old_", layout_, ex_.backend())),
@@ -58,15 +58,10 @@ Stokes::Stokes(const ModelContext& ctx)
       mu_("mu", Location::cell, layout_, ex_.backend(), "Pa s", "shear viscosity"),
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
       rho_("rho", Location::cell, layout_, ex_.backend(), "kg m-3", "density"),
-      halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // diagonal neighbours in the stencil
-      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
-      hide_(ctx.hide_communication() && halo_.remote()),
-      opt_(Options::from(ctx.config)),
+      opt_(opt),
       walls_{opt_.walls, {}},
-      cfl_(opt_.solver.cfl),
       // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
-      tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
-      solver_(opt_.solver) {
+      tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
   // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
@@ -74,6 +69,13 @@ Stokes::Stokes(const ModelContext& ctx)
     throw io::ConfigError(
         "solver.tol_mode: the stokes model needs \"absolute\" (its residual norms are already "
         "scaled by the problem's stress scale)");
+  // The unknowns with their next iterates and start-of-step copies, then the material.
+  const unsigned all = FieldTable::output | FieldTable::state | FieldTable::unknown;
+  fields_.add(P_, all, &P_new_, &P_old_);
+  for (int a = 0; a < dims(); ++a) fields_.add(V_[a], all, &V_new_[a], &V_old_[a]);
+  for (int c : stress_components(dims())) fields_.add(T_[c], all, &T_new_[c], &T_old_[c]);
+  fields_.add(mu_, FieldTable::output | FieldTable::state)
+      .add(rho_, FieldTable::output | FieldTable::state);
   if (opt_.power_law.active()) power_.emplace(layout_, ex_.backend());
   set_initial();
   smooth_viscosity(opt_.smoothing);
@@ -90,29 +92,6 @@ void Stokes::smooth_viscosity(int passes) {
   }
 }
 
-std::vector<Field*> Stokes::unknowns(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T) {
-  std::vector<Field*> out{&P};
-  for (int a = 0; a < dims(); ++a) out.push_back(&V[a]);
-  for (int c : stress_components(dims())) out.push_back(&T[c]);
-  return out;
-}
-
-std::vector<const Field*> Stokes::output_fields() const {
-  std::vector<const Field*> out{&P_};
-  for (int a = 0; a < dims(); ++a) out.push_back(&V_[a]);
-  for (int c : stress_components(dims())) out.push_back(&T_[c]);
-  out.push_back(&mu_);
-  out.push_back(&rho_);
-  return out;
-}
-
-std::vector<Field*> Stokes::state_fields() {
-  std::vector<Field*> out = unknowns(V_, P_, T_);
-  out.push_back(&mu_);
-  out.push_back(&rho_);
-  return out;
-}
-
 double Stokes::bytes_per_cell_iteration() const {
   const int d = dims();
   const int unknowns = d + 1 + d * (d + 1) / 2;  // V, P, tau: each read and written once
@@ -126,9 +105,7 @@ void Stokes::apply_velocity_walls(std::array<Field, 3>& V) {
 }
 
 void Stokes::refresh() {
-  std::vector<Field*> all = unknowns(V_, P_, T_);
-  for (Field* f : {&mu_, &rho_}) all.push_back(f);
-  halo_.exchange(all);
+  halo_.exchange(fields_.with(FieldTable::state));
   apply_velocity_walls(V_);
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
@@ -140,10 +117,7 @@ void Stokes::refresh() {
     const StiffInclusion& s = *stiff_;
     rigid_.emplace(dec_, layout_, ex_, mu_, s.threshold, s.centre, s.radius, s.margin, s.gain);
   }
-  // The new-value buffers start equal to the state: prescribed walls and ghosts stay put in both.
-  for (int a = 0; a < 3; ++a) copy(ex_, V_new_[a], V_[a]);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_new_[c], T_[c]);
-  copy(ex_, P_new_, P_);
+  copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both
 }
 
 Params Stokes::params() const {
@@ -159,22 +133,13 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
           T[1].view(), T[2].view(), T[3].view(), T[4].view(), T[5].view()};
 }
 
-StepReport Stokes::advance(real dt) {
-  const pt::SolveReport r = solver_.solve(*this, dt);
-  return {r.iterations, r.residuals};
-}
-
 void Stokes::begin_solve(real) {
-  for (int a = 0; a < 3; ++a) copy(ex_, V_old_[a], V_[a]);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_old_[c], T_[c]);
-  copy(ex_, P_old_, P_);
+  save_start();
   if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
 void Stokes::retry(real factor) {
-  for (int a = 0; a < 3; ++a) copy(ex_, V_[a], V_old_[a]);
-  for (int c = 0; c < 6; ++c) copy(ex_, T_[c], T_old_[c]);
-  copy(ex_, P_, P_old_);
+  restore_start();
   if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
   // The rigid-body acceleration is the likelier cause of a divergence (its gain is a heuristic,
@@ -206,7 +171,7 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
 template <int Dim>
 void Stokes::iterate_dim(int count) {
   const Params c = params();
-  const std::vector<Field*> out = unknowns(V_new_, P_new_, T_new_);
+  const std::vector<Field*> out = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     const Pseudo<Dim> ps{{c, state(), material()}};
     const State next = state_of(V_new_, P_new_, T_new_);
@@ -214,9 +179,7 @@ void Stokes::iterate_dim(int count) {
     update_and_exchange(ex_, halo_, split_, out, hide_,
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
     apply_velocity_walls(V_new_);
-    for (int a = 0; a < Dim; ++a) V_[a].swap_data(V_new_[a]);
-    for (int s : stress_components(Dim)) T_[s].swap_data(T_new_[s]);
-    P_.swap_data(P_new_);
+    fields_.swap_next();
     if (rigid_) accelerate_rigid_body(Dim);
     // The nonlinear viscosity follows the velocities inside the PT iterations.
     if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
@@ -302,11 +265,11 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
 }
 
 std::vector<pt::Residual> Stokes::residuals() {
-  last_ = dispatch<2, 3>("grid dimensions", dims(),
-                         [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
+  last_residuals_ = dispatch<2, 3>("grid dimensions", dims(),
+                                   [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
   // With a power law the equations are solved when mu is also the flow law's viscosity of v.
-  if (power_) last_.push_back(viscosity_residual());
-  return last_;
+  if (power_) last_residuals_.push_back(viscosity_residual());
+  return last_residuals_;
 }
 
 namespace {
@@ -362,8 +325,8 @@ std::vector<Diagnostic> Stokes::diagnostics() {
       {"v_max", std::ldexp(std::sqrt(max2), e)},
       {"P_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), 1}))},
       {"P_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), -1}))}};
-  if (last_.empty()) residuals();
-  for (const pt::Residual& r : last_) d.push_back({"residual_" + r.equation, r.norm});
+  if (last_residuals_.empty()) residuals();
+  for (const pt::Residual& r : last_residuals_) d.push_back({"residual_" + r.equation, r.norm});
   return d;
 }
 

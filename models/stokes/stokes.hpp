@@ -2,22 +2,19 @@
 #include <array>
 #include <optional>
 
-#include "core/halo_exchange.hpp"
-#include "core/overlap.hpp"
 #include "models/materials/options.hpp"
-#include "models/model.hpp"
+#include "models/pt_model.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/walls.hpp"
 #include "models/stokes/power_law.hpp"
 #include "models/stokes/rigid_body.hpp"
-#include "solvers/pt_solver.hpp"
 
 namespace staghorn::stokes {
 
 // Incompressible Stokes flow with variable viscosity and buoyancy, solved by accelerated
 // pseudo-transient iterations. Equations and numerics: docs/models/stokes.md.
-class Stokes final : public Model, public pt::Problem {
+class Stokes final : public PtModel {
  public:
   // Every key of the model, read once (options.cpp, beside the schema).
   struct Options {
@@ -32,11 +29,11 @@ class Stokes final : public Model, public pt::Problem {
     real pure_shear;
     std::array<Wall, 6> walls;
     int smoothing;
-    bool tiled;   // kernel = tiled
-    bool median_floor;                        // pt_viscosity_floor = median
-    bool rms_norm;                            // residual_norm = rms_range
-    std::optional<real> continuity_tol;       // none: solver.tol
-    PtChoice pt;  // Re, r, solver.cfl, gravity, viscosity_average = harmonic
+    bool tiled;                          // kernel = tiled
+    bool median_floor;                   // pt_viscosity_floor = median
+    bool rms_norm;                       // residual_norm = rms_range
+    std::optional<real> continuity_tol;  // none: solver.tol
+    PtChoice pt;                         // Re, r, solver.cfl, gravity, viscosity_average = harmonic
     PowerLawOptions power_law;
     pt::Options solver;
     static Options from(const io::json& config);
@@ -47,9 +44,6 @@ class Stokes final : public Model, public pt::Problem {
   static void add_options(io::Schema& schema);
   static ModelInfo info();
 
-  StepReport advance(real dt) override;
-  std::vector<const Field*> output_fields() const override;
-  std::vector<Field*> state_fields() override;
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
   std::vector<io::SeriesColumn> diagnostic_columns() const override;
@@ -78,6 +72,7 @@ class Stokes final : public Model, public pt::Problem {
   real stress_scale() const { return stress_scale_; }
 
  private:
+  Stokes(const ModelContext& ctx, const Options& opt);
   template <int Dim>
   void iterate_dim(int count);
   template <int Dim>
@@ -102,26 +97,16 @@ class Stokes final : public Model, public pt::Problem {
   static State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   State state() { return state_of(V_, P_, T_); }
   Material material() const { return {mu_.view(), mu_max_.view(), rho_.view()}; }
-  int dims() const { return dec_.grid().dims(); }
   // The tiled CUDA kernel runs the iterations (3-D, on a GPU, compiled by nvcc).
   bool tiled_here() const;
-  // The arrays of a Dim-dimensional run: V (Dim), P, tau (3 in 2-D, 6 in 3-D).
-  std::vector<Field*> unknowns(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
 
-  const Decomposition& dec_;
-  Exec ex_;
-  Layout layout_;
   std::array<Field, 3> V_, V_new_, V_old_;
   Field P_, P_new_, P_old_;
   std::array<Field, 6> T_, T_new_, T_old_;
   Field mu_, mu_max_, rho_;
-  HaloExchange halo_;
-  ShellSplit split_;
-  bool hide_;
   Options opt_;
   Walls walls_;  // kinds from stokes.boundary, normal velocities from the initial state
-  real cfl_;     // solver.cfl, lowered by retries
-  std::vector<pt::Residual> last_;  // residuals at the end of the last solve
+  std::vector<pt::Residual> last_residuals_;  // the latest residuals() (diagnostics)
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
@@ -136,7 +121,6 @@ class Stokes final : public Model, public pt::Problem {
   std::optional<StiffInclusion> stiff_;
   std::optional<RigidBody> rigid_;
   std::optional<PowerLawFields> power_;  // some material has a power law (stokes.power_law)
-  pt::Solver solver_;
 };
 
 }  // namespace staghorn::stokes

@@ -1,0 +1,52 @@
+#pragma once
+// What every pseudo-transient model shares: its block and halo exchange, the shell it computes
+// first while the halo travels, the PT solver with its step's bookkeeping, and the table of its
+// fields (models/field_table.hpp) from which the snapshot and restart lists follow. A model adds
+// its physics: the iteration, the residuals, its boundary conditions and what a step does around
+// the solve.
+
+#include "core/halo_exchange.hpp"
+#include "core/overlap.hpp"
+#include "models/field_table.hpp"
+#include "models/model.hpp"
+#include "solvers/pt_solver.hpp"
+
+namespace staghorn {
+
+class PtModel : public Model, public pt::Problem {
+ public:
+  // One implicit step: the PT solve, then end_step().
+  StepReport advance(real dt) final;
+  std::vector<const Field*> output_fields() const final {
+    return fields_.const_with(FieldTable::output);
+  }
+  std::vector<Field*> state_fields() final { return fields_.with(FieldTable::state); }
+
+ protected:
+  // corners: whether the stencils reach diagonal neighbours (their halos travel too).
+  PtModel(const ModelContext& ctx, const pt::Options& solver, bool corners);
+
+  // After each converged solve, before the step's report is kept (a porosity update, say).
+  virtual void end_step() {}
+
+  // Every unknown's start-of-step copy from the unknown (begin_solve), and back (retry).
+  void save_start();
+  void restore_start();
+  // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
+  void copy_unknowns_to_next();
+  int dims() const { return dec_.grid().dims(); }
+
+  const Decomposition& dec_;
+  Exec ex_;
+  Layout layout_;
+  HaloExchange halo_;
+  ShellSplit split_;
+  bool hide_;  // only communication with other ranks is worth hiding, not local copies
+  pt::Solver solver_;
+  real cfl_;              // the solver's safety factor, lowered by retries
+  real dt_ = 0;           // the step being solved
+  StepReport last_step_;  // the latest step's iterations and residuals, for diagnostics
+  FieldTable fields_;
+};
+
+}  // namespace staghorn
