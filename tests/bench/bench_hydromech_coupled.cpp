@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
   for (int s = 0; s < hydromech::coupled::kTiledShapeCount; ++s) {
     const hydromech::coupled::TiledShape& t = hydromech::coupled::kTiledShapes[s];
     variants.push_back({"tiled iteration, " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
-                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk),
+                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk) +
+                            (t.prefetch ? "" : " no prefetch"),
                         "tiled", s, 0});
   }
   variants.push_back({"tiled iteration, visco-elastic", "tiled", 0, 30});
