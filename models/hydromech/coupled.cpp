@@ -268,8 +268,8 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
       args.open_z[1] = dec_.at_high(2) && opt_.fluid_sides[5].kind == PeBcKind::dirichlet;
       return dispatch<0, 1, 2, 3, 4, 5>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
-        coupled::launch_tiled<s.tx, s.ty, s.blocks, s.prefetch>(ex_.stream(lane), r, args,
-                                                                fused_porosity(), s.chunk);
+        coupled::launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, fused_porosity(),
+                                                    s.chunk);
       });
     }
 #endif

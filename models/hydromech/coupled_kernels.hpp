@@ -30,11 +30,9 @@ using stencil::Off;
 // best on an H100, docs/models/hydromech.md); benchmarks compare the others.
 struct TiledShape {
   int tx, ty, blocks, chunk;
-  bool prefetch;
 };
-constexpr TiledShape kTiledShapes[] = {{32, 8, 2, 16, false}, {32, 8, 2, 16, true},
-                                       {32, 8, 3, 16, false}, {32, 16, 1, 16, false},
-                                       {32, 8, 2, 32, false}, {32, 8, 2, 8, false}};
+constexpr TiledShape kTiledShapes[] = {{32, 8, 2, 16}, {32, 8, 1, 16}, {32, 16, 1, 16},
+                                       {64, 8, 1, 16}, {32, 8, 2, 32}, {32, 8, 2, 8}};
 constexpr int kTiledShapeCount = sizeof(kTiledShapes) / sizeof(kTiledShapes[0]);
 
 // Constants of one PT iteration.

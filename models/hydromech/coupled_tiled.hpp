@@ -92,7 +92,7 @@ using stokes::tiled::relaxed_by;
 // ghosts' porosity from the two cells inside (extrapolate_porosity_at_open_sides); the kernel
 // does the same along z from the values its march holds (open_z), so fusion needs only the x and
 // y sides closed.
-template <int TX, int TY, int MinBlocks, bool Prefetch, bool Elastic, bool Fused>
+template <int TX, int TY, int MinBlocks, bool Elastic, bool Fused>
 __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
@@ -249,13 +249,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
                   Fused ? ld(a.P, u) : real(0),
                   Fused ? ld(a.phi_old, u) : real(0)};
   };
-  Column next{};
-  if (Prefetch) next = column(o);
+  Column next = column(o);
   for (int k = kb; k < ke; ++k, o += sz) {
     asm volatile("" : "+r"(o));  // as in the Stokes kernel: addresses from o, not 40 pointers
     const int b0 = k & 1, b1 = b0 ^ 1;
-    const Column now = Prefetch ? next : column(o);
-    if (Prefetch && k + 1 < ke) next = column(o + sz);
+    const Column now = next;
+    if (k + 1 < ke) next = column(o + sz);
     const real mm = now.mm, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
     const real pf1 = now.pf1;
     Porous cell1{};  // Fused: the porosity at k + 1 (beyond an open top: extrapolated)
@@ -354,8 +353,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
 // Runs the tiled iteration over region r on `stream`.
 // fused: the porosity excess computed in the kernel (see iterate).
-template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks,
-          bool Prefetch = kTiledShapes[0].prefetch>
+template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks>
 void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bool fused,
                   int chunk = tiled::kChunk) {
   const Int3 e = r.extent();
@@ -370,7 +368,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
   };
   dispatch_bool("elastic", a.k.elastic != 0, [&](auto elastic) {
     dispatch_bool("fused porosity", fused, [&](auto fuse) {
-      launch(tiled::iterate<TX, TY, MinBlocks, Prefetch, decltype(elastic)::value, decltype(fuse)::value>);
+      launch(tiled::iterate<TX, TY, MinBlocks, decltype(elastic)::value, decltype(fuse)::value>);
     });
   });
   check_launch("coupled tiled iteration launch");

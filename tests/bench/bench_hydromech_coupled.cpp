@@ -81,8 +81,7 @@ int main(int argc, char** argv) {
   for (int s = 0; s < hydromech::coupled::kTiledShapeCount; ++s) {
     const hydromech::coupled::TiledShape& t = hydromech::coupled::kTiledShapes[s];
     variants.push_back({"tiled iteration, " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
-                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk) +
-                            (t.prefetch ? "" : " no prefetch"),
+                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk),
                         "tiled", s, 0});
   }
   variants.push_back({"tiled iteration, visco-elastic", "tiled", 0, 30});
