@@ -9,7 +9,6 @@
 //   exp_expm1(y): exp(y) and expm1(y) from one argument reduction and one polynomial, for the
 //     porosity law that needs both of the same argument (each within about 2 ulp, as CUDA's own
 //     are within 1).
-//   fast_tanh(x): tanh through the same polynomial, without branches.
 
 #include <cmath>
 #include <type_traits>
@@ -40,58 +39,34 @@ struct ExpPair {
   real exp, expm1;
 };
 
-#if defined(__CUDA_ARCH__)
-namespace detail {
-// exp_expm1 for |y| < 700, where 2^n stays in the normal range.
-__device__ inline ExpPair exp_expm1_in_range(double y) {
-  // y = n ln2 + r, |r| <= ln2 / 2 (ln2 in two parts: n ln2_hi is exact).
-  const double n = rint(y * 1.4426950408889634);
-  double r = fma(-n, 6.93147180559945286227e-01, y);
-  r = fma(-n, 2.31904681384629955842e-17, r);
-  // expm1(r) = r + r^2 (1/2! + r/3! + ... + r^11/13!): the Taylor series, exact to 2^-60 here.
-  double p = 1.0 / 6227020800;  // 1/13!
-  p = fma(p, r, 1.0 / 479001600);
-  p = fma(p, r, 1.0 / 39916800);
-  p = fma(p, r, 1.0 / 3628800);
-  p = fma(p, r, 1.0 / 362880);
-  p = fma(p, r, 1.0 / 40320);
-  p = fma(p, r, 1.0 / 5040);
-  p = fma(p, r, 1.0 / 720);
-  p = fma(p, r, 1.0 / 120);
-  p = fma(p, r, 1.0 / 24);
-  p = fma(p, r, 1.0 / 6);
-  p = fma(p, r, 0.5);
-  const double m = fma(r * r, p, r);
-  const double s = __hiloint2double((static_cast<int>(n) + 1023) << 20, 0);  // 2^n
-  return {real(fma(s, m, s)), real(fma(s, m, s - 1))};
-}
-}  // namespace detail
-#endif
-
 SH_HD inline ExpPair exp_expm1(real y) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<real, double>) {
     // Beyond, 2^n leaves the normal range (or exp overflows): the library's functions.
     if (!(y > -700 && y < 700)) return {exp(y), expm1(y)};
-    return detail::exp_expm1_in_range(y);
+    // y = n ln2 + r, |r| <= ln2 / 2 (ln2 in two parts: n ln2_hi is exact).
+    const double n = rint(y * 1.4426950408889634);
+    double r = fma(-n, 6.93147180559945286227e-01, y);
+    r = fma(-n, 2.31904681384629955842e-17, r);
+    // expm1(r) = r + r^2 (1/2! + r/3! + ... + r^11/13!): the Taylor series, exact to 2^-60 here.
+    double p = 1.0 / 6227020800;  // 1/13!
+    p = fma(p, r, 1.0 / 479001600);
+    p = fma(p, r, 1.0 / 39916800);
+    p = fma(p, r, 1.0 / 3628800);
+    p = fma(p, r, 1.0 / 362880);
+    p = fma(p, r, 1.0 / 40320);
+    p = fma(p, r, 1.0 / 5040);
+    p = fma(p, r, 1.0 / 720);
+    p = fma(p, r, 1.0 / 120);
+    p = fma(p, r, 1.0 / 24);
+    p = fma(p, r, 1.0 / 6);
+    p = fma(p, r, 0.5);
+    const double m = fma(r * r, p, r);
+    const double s = __hiloint2double((static_cast<int>(n) + 1023) << 20, 0);  // 2^n
+    return {fma(s, m, s), fma(s, m, s - 1)};
   }
 #endif
   return {std::exp(y), std::expm1(y)};
-}
-
-// tanh(x) = expm1(2x) / (expm1(2x) + 2), one exponential and one division on every lane (CUDA's
-// tanh takes one of two paths by |x|: a warp holding both takes both), within about 3 ulp. 2x is
-// clamped to +-40, where tanh is +-1 to the last bit (a NaN passes the clamp).
-SH_HD inline real fast_tanh(real x) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<real, double>) {
-    double y = 2 * x;
-    y = y < -40 ? -40 : (y > 40 ? 40 : y);
-    const double m = detail::exp_expm1_in_range(y).expm1;
-    return divide(m, m + 2);
-  }
-#endif
-  return std::tanh(x);
 }
 
 }  // namespace staghorn

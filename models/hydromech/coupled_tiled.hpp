@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     Compaction cmp;
   };
   auto porous = [&](real phi_old, real P, real Pf) {
-    const real Pe = P - Pf, w = K.mat.weakening_factor(Pe, FastTanh{});
+    const real Pe = P - Pf, w = K.mat.weakening_factor(Pe);
     const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, w, K.dt);
     Porous p;
     p.exc = pr.phi - K.phi_ref;

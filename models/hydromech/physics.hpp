@@ -21,14 +21,6 @@ SH_HD inline real int_power(real x, int m) {
   return p;
 }
 
-// tanh as the library computes it, or through fast_tanh (core/fast_math.hpp).
-struct LibraryTanh {
-  SH_HD real operator()(real x) const { return tanh(x); }
-};
-struct FastTanh {
-  SH_HD real operator()(real x) const { return fast_tanh(x); }
-};
-
 struct Material {
   real k0 = 1;         // permeability over fluid viscosity at phi = phi0
   real n = 3;          // permeability exponent: k = k0 (phi/phi0)^n
@@ -52,12 +44,9 @@ struct Material {
 
   // The factor dividing the bulk viscosity: 1 where the solid compacts (Pe > 0), R where it
   // decompacts; a tanh over a Pe range of `smoothing` when that is positive.
-  SH_HD real weakening_factor(real Pe) const { return weakening_factor(Pe, LibraryTanh{}); }
-  // The same with the smoothing's tanh computed by `th` (a kernel may pass FastTanh).
-  template <class Tanh>
-  SH_HD real weakening_factor(real Pe, Tanh th) const {
+  SH_HD real weakening_factor(real Pe) const {
     if (smoothing > 0)
-      return real(1) + (weakening - 1) * real(0.5) * (real(1) - th(Pe * rsmoothing));
+      return real(1) + (weakening - 1) * real(0.5) * (real(1) - tanh(Pe * rsmoothing));
     return Pe < 0 ? weakening : real(1);
   }
 
