@@ -111,7 +111,7 @@ SH_HD inline real solid_pressure(const Constants& k, real P, const Compaction& c
   const real kdt = k.sp.r * k.sp.gdt * mu_max;
   real R = -div - c.rate;
   if constexpr (Sourced) R += source;
-  return P + kdt / (1 + kdt * c.coefficient) * R;
+  return P + divide(kdt, 1 + kdt * c.coefficient) * R;
 }
 
 // Pressures and stresses of the next iterate, point by point (cells and edges), from the current
@@ -187,10 +187,10 @@ SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, 
 
 // The reduced variant's optimal local pseudo-step for the fluid pressure.
 SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e) {
-  const real dkdp = e.phi > 0 ? k.mat.n * e.k_c / e.phi * k.dt * e.r : real(0);
+  const real dkdp = e.phi > 0 ? divide(k.mat.n * e.k_c, e.phi) * k.dt * e.r : real(0);
   const real stiff = 4 * e.k_max * k.sum_rdx2 + real(0.5) * dkdp * e.dk;
   const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
-  const real t = 1 / r;
+  const real t = divide(1, r);
   return pt::optimal_step(stiff * t / 4, e.k_c * k.slowest * t, t, k.cfl);
 }
 

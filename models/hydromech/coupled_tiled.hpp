@@ -126,16 +126,18 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
   auto ld_old = [&](const real* p, int at) { return Elastic ? ld(p, at) : real(0); };
   auto perm = [&](real exc) { return K.mat.permeability(exc + K.phi_ref); };
-  // The porosity excess of a cell (Porosity), with the effective pressure and its switch factor
-  // that the cell's compaction needs again (compaction_with) when its plane is computed.
+  // The porosity excess of a cell (Porosity) and the cell's compaction (compaction_with), which
+  // its plane needs next: one switch factor and one exponential for both.
   struct Porous {
-    real Pe, w, exc;
+    real exc;
+    Compaction cmp;
   };
   auto porous = [&](real phi_old, real P, real Pf) {
+    const real Pe = P - Pf, w = K.mat.weakening_factor(Pe);
+    const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, w, K.dt);
     Porous p;
-    p.Pe = P - Pf;
-    p.w = K.mat.weakening_factor(p.Pe);
-    p.exc = K.mat.porosity(phi_old, p.Pe, p.w, K.dt) - K.phi_ref;
+    p.exc = pr.phi - K.phi_ref;
+    p.cmp = {pr.rate, K.mat.compaction_coefficient(p.exc + K.phi_ref, Pe, w)};
     return p;
   };
   // The ghost beyond an open side from the first and second cells inside (LogLinearGhost).
@@ -170,7 +172,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
   real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0;
   real pf_prev, pf0 = ld(a.Pf, o), kp_prev, kp0;
-  Porous cell0{};  // Fused: this column's porosity at k, with its Pe and w
+  Porous cell0{};  // Fused: this column's porosity and compaction at k
   if (Fused) cell0 = porous(ld(a.phi_old, o), ld(a.P, o), pf0);
   real exc_prev, exc0 = Fused ? cell0.exc : ld(a.exc, o);
   {
@@ -203,10 +205,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       div += eya;
       div += eza;
       const real mm_prev = ld(a.mu_max, q), P_prev = ld(a.P, q), phi_old_prev = ld(a.phi_old, q);
-      inv_prev = 1 / mm_prev;
+      inv_prev = divide(1, mm_prev);
       const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref);
       const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, div, 0);
-      const real e = stokes::with_old_stress(eza - div / 3, el, ld_old(a.Tzz_o, q));
+      const real e = stokes::with_old_stress(eza - divide(div, 3), el, ld_old(a.Tzz_o, q));
       szz_prev = relaxed(ld(a.Tzz, q), c.gdt * mm_prev, mum, e) - Pn;
     }
     __syncthreads();
@@ -263,7 +265,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
         cell1 = porous(now.phi_old1, now.P1, pf1);
     }
     const real exc1 = Fused ? cell1.exc : now.exc1;
-    const real kp1 = perm(exc1), inv = 1 / mm;
+    const real kp1 = perm(exc1), inv = divide(1, mm);
     sVx[t] = vx0;
     sVy[t] = vy0;
     sVz1[t] = vz1;
@@ -286,13 +288,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       div += eza;
       const real g = c.gdt * mm, f = relax_factor(g, mu0);
       const Compaction cmp =
-          Fused ? compaction_with(K, cell0.Pe, cell0.w, now.phi_old, exc0 + K.phi_ref)
-                : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
+          Fused ? cell0.cmp : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
       const real Pn = solid_pressure<false>(K, now.P, cmp, mm, div, 0);
       using stokes::with_old_stress;
-      const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(exa - div / 3, el, now.Txx_o));
-      const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(eya - div / 3, el, now.Tyy_o));
-      const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(eza - div / 3, el, now.Tzz_o));
+      const real div3 = divide(div, 3);
+      const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(exa - div3, el, now.Txx_o));
+      const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(eya - div3, el, now.Tyy_o));
+      const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(eza - div3, el, now.Tzz_o));
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/fast_math.hpp"
 #include "core/platform.hpp"
 
 namespace staghorn::hydromech {
@@ -79,6 +80,18 @@ struct Material {
     if (m == 0) return Pe * w * reta0;
     const real x = dt * Pe * w * reta0;
     return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxGrowth))) / dt;
+  }
+
+  // porosity() and compaction_rate() of the same (phi_old, Pe, w) together: for m = 1 both from
+  // one exponential (exp_expm1 of core/fast_math.hpp; each within rounding of its own function).
+  struct PorosityAndRate {
+    real phi, rate;
+  };
+  SH_HD PorosityAndRate porosity_and_rate(real phi_old, real Pe, real w, real dt) const {
+    const real x = dt * Pe * w * reta0;
+    if (m == 0) return {phi_old - x, Pe * w * reta0};
+    const ExpPair g = exp_expm1(fmax(-x * rphi0, real(-kMaxGrowth)));
+    return {phi_old * g.exp, divide(-phi_old * g.expm1, dt)};
   }
 
   static constexpr int kMaxGrowth = 50;  // porosity may grow at most e^50-fold in one step

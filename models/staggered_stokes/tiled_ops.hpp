@@ -3,6 +3,7 @@
 // the coupled hydro-mechanical variant's): the pointwise operators of kernels.hpp written for
 // values held in registers and shared memory. Include only from code compiled by nvcc.
 
+#include "core/fast_math.hpp"
 #include "core/geometry.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 
@@ -69,7 +70,7 @@ __device__ inline real edge_max(real a, real b, real c, real d) {
 }
 // relax() of kernels.hpp with one division: (tau + 2 g e) / (1 + g / mu) = (tau + 2 g e) f with
 // f = mu / (mu + g), which the normal stresses of a cell share.
-__device__ inline real relax_factor(real g, real mu) { return mu / (mu + g); }
+__device__ inline real relax_factor(real g, real mu) { return divide(mu, mu + g); }
 __device__ inline real relaxed_by(real factor, real tau, real g, real e) {
   return (tau + 2 * g * e) * factor;
 }
