@@ -116,15 +116,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
   const stokes::tiled::TileColumn<TX, TY> col(r, chunk, a.n, a.wall_hi);
   const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
-  const bool active = col.active, tile = col.tile, cell_needed = col.cell_needed;
-  const bool store_xy = col.store_xy;
-  auto store_z_edges = [&](int at, int plane, real txz, real tyz) {
-    col.store_z_edges(a.oTxz, a.oTyz, at, plane, a.n[2], a.wall_hi[2], txz, tyz);
-  };
-  const int sy = a.sy, sz = a.sz;
-  int o = i + j * sy + kb * sz;
-  auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
-  auto ld_old = [&](const real* p, int at) { return Elastic ? ld(p, at) : real(0); };
+  const bool tile = col.tile, cell_needed = col.cell_needed, store_xy = col.store_xy;
+  const int sz = a.sz;
+  int o = col.first_offset(a.sy, sz);
+  auto ld_old = [&](const real* p, int at) { return Elastic ? col.load(p, at) : real(0); };
   auto perm = [&](real exc) { return K.mat.permeability(exc + K.phi_ref); };
   // The porosity excess of a cell (Porosity) and the cell's compaction (compaction_with), which
   // its plane needs next: one switch factor and one exponential for both.
@@ -169,47 +164,45 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
   // Prologue, plane kb - 1: the edges of plane kb, and the own column's szz, mu_max, porosity
   // excess, pf and permeability at kb - 1 for the z faces and the fluid's z neighbours.
-  real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
+  real vx0 = col.load(a.Vx, o), vy0 = col.load(a.Vy, o), vz0 = col.load(a.Vz, o);
   real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0;
-  real pf_prev, pf0 = ld(a.Pf, o), kp_prev, kp0;
+  real pf_prev, pf0 = col.load(a.Pf, o), kp_prev, kp0;
   Porous cell0{};  // Fused: this column's porosity and compaction at k
-  if (Fused) cell0 = porous(ld(a.phi_old, o), ld(a.P, o), pf0);
-  real exc_prev, exc0 = Fused ? cell0.exc : ld(a.exc, o);
+  if (Fused) cell0 = porous(col.load(a.phi_old, o), col.load(a.P, o), pf0);
+  real exc_prev, exc0 = Fused ? cell0.exc : col.load(a.exc, o);
   {
     const int q = o - sz;
-    const real vxm = ld(a.Vx, q), vym = ld(a.Vy, q), mum = ld(a.mu, q);
-    pf_prev = ld(a.Pf, q);
+    const real vxm = col.load(a.Vx, q), vym = col.load(a.Vy, q), mum = col.load(a.mu, q);
+    pf_prev = col.load(a.Pf, q);
     if (!Fused)
-      exc_prev = ld(a.exc, q);
+      exc_prev = col.load(a.exc, q);
     else if (kb == 0 && a.open_z[0])
-      exc_prev =
-          extrapolated(exc0, porous(ld(a.phi_old, o + sz), ld(a.P, o + sz), ld(a.Pf, o + sz)).exc);
+      exc_prev = extrapolated(
+          exc0,
+          porous(col.load(a.phi_old, o + sz), col.load(a.P, o + sz), col.load(a.Pf, o + sz)).exc);
     else
-      exc_prev = porous(ld(a.phi_old, q), ld(a.P, q), pf_prev).exc;
+      exc_prev = porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev).exc;
     kp_prev = perm(exc_prev);
     kp0 = perm(exc0);
     sVz1[t] = vz0;
-    sMu[(kb & 1) * N + t] = ld(a.mu, o);
+    sMu[(kb & 1) * N + t] = col.load(a.mu, o);
     sMu[((kb & 1) ^ 1) * N + t] = mum;
     sVx[t] = vxm;
     sVy[t] = vym;
     __syncthreads();
-    edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), ld_old(a.Txz_o, o),
+    edges_z(vxm, vx0, vym, vy0, vz0, col.load(a.Txz, o), col.load(a.Tyz, o), ld_old(a.Txz_o, o),
             ld_old(a.Tyz_o, o), txz0, tyz0, kb & 1);
-    store_z_edges(o, kb, txz0, tyz0);
+    col.store_z_edges(a, o, kb, txz0, tyz0);
     if (tile) {
-      const real vzm = ld(a.Vz, q);
-      const real exa = (sVx[t + 1] - vxm) * c.rdx, eya = (sVy[t + TX] - vym) * c.rdy,
-                 eza = (vz0 - vzm) * c.rdz;
-      real div = exa;
-      div += eya;
-      div += eza;
-      const real mm_prev = ld(a.mu_max, q), P_prev = ld(a.P, q), phi_old_prev = ld(a.phi_old, q);
+      const stokes::tiled::CellStrain st = stokes::tiled::cell_strain(
+          c, sVx[t + 1] - vxm, sVy[t + TX] - vym, vz0 - col.load(a.Vz, q));
+      const real mm_prev = col.load(a.mu_max, q), P_prev = col.load(a.P, q),
+                 phi_old_prev = col.load(a.phi_old, q);
       inv_prev = divide(1, mm_prev);
       const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref);
-      const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, div, 0);
-      const real e = stokes::with_old_stress(eza - divide(div, 3), el, ld_old(a.Tzz_o, q));
-      szz_prev = relaxed(ld(a.Tzz, q), c.gdt * mm_prev, mum, e) - Pn;
+      const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, st.div, 0);
+      const real e = stokes::with_old_stress(st.ezz - divide(st.div, 3), el, ld_old(a.Tzz_o, q));
+      szz_prev = relaxed(col.load(a.Tzz, q), c.gdt * mm_prev, mum, e) - Pn;
     }
     __syncthreads();
   }
@@ -224,30 +217,30 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   };
   auto column = [&](int q) {
     const int u = q + sz;
-    return Column{ld(a.P, q),
-                  ld(a.Txx, q),
-                  ld(a.Tyy, q),
-                  ld(a.Tzz, q),
-                  ld(a.Txy, q),
-                  ld(a.mu_max, q),
-                  ld(a.phi_old, q),
-                  ld(a.dPf, q),
+    return Column{col.load(a.P, q),
+                  col.load(a.Txx, q),
+                  col.load(a.Tyy, q),
+                  col.load(a.Tzz, q),
+                  col.load(a.Txy, q),
+                  col.load(a.mu_max, q),
+                  col.load(a.phi_old, q),
+                  col.load(a.dPf, q),
                   ld_old(a.Txx_o, q),
                   ld_old(a.Tyy_o, q),
                   ld_old(a.Tzz_o, q),
                   ld_old(a.Txy_o, q),
-                  ld(a.Vx, u),
-                  ld(a.Vy, u),
-                  ld(a.Vz, u),
-                  ld(a.mu, u),
-                  ld(a.Txz, u),
-                  ld(a.Tyz, u),
+                  col.load(a.Vx, u),
+                  col.load(a.Vy, u),
+                  col.load(a.Vz, u),
+                  col.load(a.mu, u),
+                  col.load(a.Txz, u),
+                  col.load(a.Tyz, u),
                   ld_old(a.Txz_o, u),
                   ld_old(a.Tyz_o, u),
-                  ld(a.Pf, u),
-                  Fused ? real(0) : ld(a.exc, u),
-                  Fused ? ld(a.P, u) : real(0),
-                  Fused ? ld(a.phi_old, u) : real(0)};
+                  col.load(a.Pf, u),
+                  Fused ? real(0) : col.load(a.exc, u),
+                  Fused ? col.load(a.P, u) : real(0),
+                  Fused ? col.load(a.phi_old, u) : real(0)};
   };
   Column next = column(o);
   for (int k = kb; k < ke; ++k, o += sz) {
@@ -281,20 +274,17 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     // p and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
     real szz = 0;
     if (cell_needed) {
-      const real exa = (sVx[t + 1] - vx0) * c.rdx, eya = (sVy[t + TX] - vy0) * c.rdy,
-                 eza = (vz1 - vz0) * c.rdz;
-      real div = exa;
-      div += eya;
-      div += eza;
+      const stokes::tiled::CellStrain st =
+          stokes::tiled::cell_strain(c, sVx[t + 1] - vx0, sVy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm, f = relax_factor(g, mu0);
       const Compaction cmp =
           Fused ? cell0.cmp : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
-      const real Pn = solid_pressure<false>(K, now.P, cmp, mm, div, 0);
+      const real Pn = solid_pressure<false>(K, now.P, cmp, mm, st.div, 0);
       using stokes::with_old_stress;
-      const real div3 = divide(div, 3);
-      const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(exa - div3, el, now.Txx_o));
-      const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(eya - div3, el, now.Tyy_o));
-      const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(eza - div3, el, now.Tzz_o));
+      const real div3 = divide(st.div, 3);
+      const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(st.exx - div3, el, now.Txx_o));
+      const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(st.eyy - div3, el, now.Tyy_o));
+      const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(st.ezz - div3, el, now.Tzz_o));
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
@@ -319,29 +309,19 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     real txz1 = 0, tyz1 = 0;
     edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, now.Txz_o1, now.Tyz_o1, txz1, tyz1, b1);
-    store_z_edges(o + sz, k + 1, txz1, tyz1);
+    col.store_z_edges(a, o + sz, k + 1, txz1, tyz1);
     __syncthreads();
 
     // The tile's face velocities (stokes::momentum_x/y/z with the new stresses; the buoyancy's
     // "density" is the porosity excess, as buoyant() hands it to the generic kernel).
     if (tile) {
-      const real* const sE = sExc + b0 * N;
-      const real* const sI = sInv + b0 * N;
-      real Rx = (sSxx[t] - sSxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (sE[t - 1] + exc0));
-      Rx += (sTxy[t + TX] - sTxy[t]) * c.rdy;
-      Rx += (txz1 - txz0) * c.rdz;
-      real Ry = (sSyy[t] - sSyy[t - TX]) * c.rdy + (sTxy[t + 1] - sTxy[t]) * c.rdx +
-                c.g[1] * (real(0.5) * (sE[t - TX] + exc0));
-      Ry += (tyz1 - tyz0) * c.rdz;
-      const real Rz = (szz - szz_prev) * c.rdz + (sTxz[b0 * N + t + 1] - sTxz[b0 * N + t]) * c.rdx +
-                      (sTyz[b0 * N + t + TX] - sTyz[b0 * N + t]) * c.rdy +
-                      c.g[2] * (real(0.5) * (exc_prev + exc0));
-      const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
-                 wz = k == 0 && c.wall_lo[2];
-      // vdt / max(mu_max) as vdt * min(1 / mu_max): one reciprocal per cell, not one per face.
-      a.oVx[o] = vx0 + (wx ? 0 : c.vdt * fmin(inv, sI[t - 1]) * Rx);
-      a.oVy[o] = vy0 + (wy ? 0 : c.vdt * fmin(inv, sI[t - TX]) * Ry);
-      a.oVz[o] = vz0 + (wz ? 0 : c.vdt * fmin(inv, inv_prev) * Rz);
+      const stokes::tiled::FaceStresses fs{sSxx,     sSyy, sTxy, sTxz + b0 * N, sTyz + b0 * N, szz,
+                                           szz_prev, txz0, txz1, tyz0,          tyz1};
+      const bool wall[3] = {i == 0 && c.wall_lo[0], j == 0 && c.wall_lo[1], k == 0 && c.wall_lo[2]};
+      real v[3] = {vx0, vy0, vz0};
+      stokes::tiled::new_face_velocities<TX>(c, t, fs, {sExc + b0 * N, exc0, exc_prev},
+                                             {sInv + b0 * N, inv, inv_prev}, wall, v);
+      a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
     txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, cell0 = cell1;

@@ -44,16 +44,22 @@ struct TileColumn {
     store_yz = tile || (y_wall && own_x);
   }
 
-  // Stores the new tau_xz and tau_yz at offset `at` of plane `plane`: this block's planes, and
-  // on a high z wall (wall_z, plane n_z) those of every column that owns an xy edge there.
-  __device__ void store_z_edges(real* oTxz, real* oTyz, int at, int plane, int n_z, bool wall_z,
-                                real txz, real tyz) const {
+  // The column's offset at its first plane in arrays of strides sy, sz.
+  __device__ int first_offset(int sy, int sz) const { return i + j * sy + kb * sz; }
+  // The value of an array at offset `at`; 0 in a column past the arrays.
+  __device__ real load(const real* p, int at) const { return active ? p[at] : real(0); }
+
+  // Stores the new tau_xz and tau_yz at offset `at` of plane `plane` into the kernel's arguments
+  // (a.oTxz, a.oTyz, the block's cells a.n and high walls a.wall_hi): this block's planes, and on
+  // a high z wall (plane n_z) those of every column that owns an xy edge there.
+  template <class Args>
+  __device__ void store_z_edges(const Args& a, int at, int plane, real txz, real tyz) const {
     if (plane < ke) {
-      if (store_xz) oTxz[at] = txz;
-      if (store_yz) oTyz[at] = tyz;
-    } else if (plane == n_z && wall_z && store_xy) {
-      oTxz[at] = txz;
-      oTyz[at] = tyz;
+      if (store_xz) a.oTxz[at] = txz;
+      if (store_yz) a.oTyz[at] = tyz;
+    } else if (plane == a.n[2] && a.wall_hi[2] && store_xy) {
+      a.oTxz[at] = txz;
+      a.oTyz[at] = tyz;
     }
   }
 };
@@ -90,6 +96,52 @@ __device__ inline real edge_stress(const Params& c, real tau, real e, real a, re
                                    real d) {
   const real g = c.gdt * fmax(edge_max(a, b, cc, d), c.mu_floor);
   return relaxed(tau, g, edge_mu(c.harmonic, a, b, cc, d), e);
+}
+
+// The normal strain rates of a cell and their sum, the divergence (Kinematics of kernels.hpp, in
+// the same order), from the velocity differences across it.
+struct CellStrain {
+  real exx, eyy, ezz, div;
+};
+__device__ inline CellStrain cell_strain(const Params& c, real dvx, real dvy, real dvz) {
+  CellStrain s{dvx * c.rdx, dvy * c.rdy, dvz * c.rdz, 0};
+  s.div = s.exx;
+  s.div += s.eyy;
+  s.div += s.ezz;
+  return s;
+}
+
+// What the momentum balance of a tile cell's three low faces reads at plane k: the new stresses
+// (shared planes of tau_xx - p, tau_yy - p, tau_xy and the z edges of plane k; the column's own
+// tau_zz - p at k and below, and its z edges at k and k + 1), and cell fields as a shared plane
+// with the column's value at k and below: the buoyancy's density and 1 / mu_max.
+struct FaceStresses {
+  const real *sxx, *syy, *txy, *txz, *tyz;
+  real szz, szz_below, txz0, txz1, tyz0, tyz1;
+};
+struct CellPlane {
+  const real* plane;
+  real here, below;
+};
+// The new velocities v of the low faces (momentum_x/y/z of kernels.hpp with the new stresses, the
+// face pseudo-step vdt / max(mu_max) as vdt * min(1 / mu_max)); a face on a low wall keeps its v.
+template <int TX>
+__device__ inline void new_face_velocities(const Params& c, int t, const FaceStresses& s,
+                                           const CellPlane& density, const CellPlane& inv,
+                                           const bool wall[3], real v[3]) {
+  const real* const d = density.plane;
+  real Rx = (s.sxx[t] - s.sxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (d[t - 1] + density.here));
+  Rx += (s.txy[t + TX] - s.txy[t]) * c.rdy;
+  Rx += (s.txz1 - s.txz0) * c.rdz;
+  real Ry = (s.syy[t] - s.syy[t - TX]) * c.rdy + (s.txy[t + 1] - s.txy[t]) * c.rdx +
+            c.g[1] * (real(0.5) * (d[t - TX] + density.here));
+  Ry += (s.tyz1 - s.tyz0) * c.rdz;
+  const real Rz = (s.szz - s.szz_below) * c.rdz + (s.txz[t + 1] - s.txz[t]) * c.rdx +
+                  (s.tyz[t + TX] - s.tyz[t]) * c.rdy +
+                  c.g[2] * (real(0.5) * (density.below + density.here));
+  v[0] += wall[0] ? 0 : c.vdt * fmin(inv.here, inv.plane[t - 1]) * Rx;
+  v[1] += wall[1] ? 0 : c.vdt * fmin(inv.here, inv.plane[t - TX]) * Ry;
+  v[2] += wall[2] ? 0 : c.vdt * fmin(inv.here, inv.below) * Rz;
 }
 
 }  // namespace staghorn::stokes::tiled

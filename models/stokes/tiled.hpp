@@ -89,14 +89,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
   const stokes::tiled::TileColumn<TX, TY> col(r, chunk, a.n, a.wall_hi);
   const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
-  const bool active = col.active, tile = col.tile, cell_needed = col.cell_needed;
-  const bool store_xy = col.store_xy;
-  auto store_z_edges = [&](int at, int plane, real txz, real tyz) {
-    col.store_z_edges(a.oTxz, a.oTyz, at, plane, a.n[2], a.wall_hi[2], txz, tyz);
-  };
-  const int sy = a.sy, sz = a.sz;
-  int o = i + j * sy + kb * sz;
-  auto ld = [&](const real* p, int at) { return active ? p[at] : real(0); };
+  const bool tile = col.tile, cell_needed = col.cell_needed, store_xy = col.store_xy;
+  const int sz = a.sz;
+  int o = col.first_offset(a.sy, sz);
 
   // tau_xz and tau_yz on the low edges of plane k + 1 (o: the column at plane k), from the
   // velocities and viscosities of planes k (registers, shared) and k + 1.
@@ -118,34 +113,31 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
   // Prologue, plane kb - 1: velocities and mu of planes kb - 1 and kb; the edges of plane kb
   // (owned: stored), and the own column's szz, 1 / mu_max, rho at kb - 1 for the z faces.
-  real vx0 = ld(a.Vx, o), vy0 = ld(a.Vy, o), vz0 = ld(a.Vz, o);
-  const real mu0 = ld(a.mu, o);
+  real vx0 = col.load(a.Vx, o), vy0 = col.load(a.Vy, o), vz0 = col.load(a.Vz, o);
+  const real mu0 = col.load(a.mu, o);
   real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0, rho_prev = 0;
   {
     const int q = o - sz;
-    const real vxm = ld(a.Vx, q), vym = ld(a.Vy, q), mum = ld(a.mu, q);
+    const real vxm = col.load(a.Vx, q), vym = col.load(a.Vy, q), mum = col.load(a.mu, q);
     sVz1[t] = vz0;
     sMu[(kb & 1) * N + t] = mu0;
     sMu[((kb & 1) ^ 1) * N + t] = mum;
     sVx[t] = vxm;
     sVy[t] = vym;
     __syncthreads();
-    edges_z(vxm, vx0, vym, vy0, vz0, ld(a.Txz, o), ld(a.Tyz, o), txz0, tyz0, kb & 1);
-    store_z_edges(o, kb, txz0, tyz0);
+    edges_z(vxm, vx0, vym, vy0, vz0, col.load(a.Txz, o), col.load(a.Tyz, o), txz0, tyz0, kb & 1);
+    col.store_z_edges(a, o, kb, txz0, tyz0);
     if (tile) {
       // szz at kb - 1 (own column): its divergence needs the x and y neighbours' velocities.
-      const real vzm = ld(a.Vz, q);
-      const real dx = (sVx[t + 1] - vxm) * c.rdx;
-      real div = dx;
-      div += (sVy[t + TX] - vym) * c.rdy;
-      div += (vz0 - vzm) * c.rdz;
-      const real mm = ld(a.mu_max, q);
+      const CellStrain e =
+          cell_strain(c, sVx[t + 1] - vxm, sVy[t + TX] - vym, vz0 - col.load(a.Vz, q));
+      const real mm = col.load(a.mu_max, q);
       const real g = c.gdt * mm;
-      const real Pn = ld(a.P, q) - c.r * g * div;
-      const real ezz = (vz0 - vzm) * c.rdz - div / 3;
-      szz_prev = relaxed(ld(a.Tzz, q), g, mum, ezz) - Pn;
+      const real Pn = col.load(a.P, q) - c.r * g * e.div;
+      const real ezz = e.ezz - e.div / 3;
+      szz_prev = relaxed(col.load(a.Tzz, q), g, mum, ezz) - Pn;
       inv_prev = real(1) / mm;
-      rho_prev = ld(a.rho, q);
+      rho_prev = col.load(a.rho, q);
     }
     __syncthreads();
   }
@@ -156,10 +148,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     real P, Txx, Tyy, Tzz, Txy, mm, rho, vx1, vy1, vz1, mu1, Txz1, Tyz1;
   };
   auto column = [&](int q) {
-    return Column{ld(a.P, q),       ld(a.Txx, q),     ld(a.Tyy, q),     ld(a.Tzz, q),
-                  ld(a.Txy, q),     ld(a.mu_max, q),  ld(a.rho, q),     ld(a.Vx, q + sz),
-                  ld(a.Vy, q + sz), ld(a.Vz, q + sz), ld(a.mu, q + sz), ld(a.Txz, q + sz),
-                  ld(a.Tyz, q + sz)};
+    return Column{col.load(a.P, q),       col.load(a.Txx, q),     col.load(a.Tyy, q),
+                  col.load(a.Tzz, q),     col.load(a.Txy, q),     col.load(a.mu_max, q),
+                  col.load(a.rho, q),     col.load(a.Vx, q + sz), col.load(a.Vy, q + sz),
+                  col.load(a.Vz, q + sz), col.load(a.mu, q + sz), col.load(a.Txz, q + sz),
+                  col.load(a.Tyz, q + sz)};
   };
   Column next = column(o);
   for (int k = kb; k < ke; ++k, o += sz) {
@@ -186,17 +179,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     // P and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
     real szz = 0;
     if (cell_needed) {
-      const real exa = (sVx[t + 1] - vx0) * c.rdx, eya = (sVy[t + TX] - vy0) * c.rdy,
-                 eza = (vz1 - vz0) * c.rdz;
-      real div = exa;
-      div += eya;
-      div += eza;
+      const CellStrain e = cell_strain(c, sVx[t + 1] - vx0, sVy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm;
-      const real Pn = P - c.r * g * div;
+      const real Pn = P - c.r * g * e.div;
       const real f = relax_factor(g, mu0);
-      const real Txxn = relaxed_by(f, Txx, g, exa - div / 3);
-      const real Tyyn = relaxed_by(f, Tyy, g, eya - div / 3);
-      const real Tzzn = relaxed_by(f, Tzz, g, eza - div / 3);
+      const real Txxn = relaxed_by(f, Txx, g, e.exx - e.div / 3);
+      const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - e.div / 3);
+      const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - e.div / 3);
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
@@ -211,26 +200,18 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     real txz1 = 0, tyz1 = 0;
     edges_z(vx0, vx1, vy0, vy1, vz1, now.Txz1, now.Tyz1, txz1, tyz1, b1);
-    store_z_edges(o + sz, k + 1, txz1, tyz1);
+    col.store_z_edges(a, o + sz, k + 1, txz1, tyz1);
     __syncthreads();
 
     // The tile's face velocities (momentum_x/y/z of kernels.hpp with the new stresses).
     if (tile) {
-      real Rx =
-          (sSxx[t] - sSxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (sRho[b0 * N + t - 1] + rho));
-      Rx += (sTxy[t + TX] - sTxy[t]) * c.rdy;
-      Rx += (txz1 - txz0) * c.rdz;
-      real Ry = (sSyy[t] - sSyy[t - TX]) * c.rdy + (sTxy[t + 1] - sTxy[t]) * c.rdx +
-                c.g[1] * (real(0.5) * (sRho[b0 * N + t - TX] + rho));
-      Ry += (tyz1 - tyz0) * c.rdz;
-      const real Rz = (szz - szz_prev) * c.rdz + (sTxz[b0 * N + t + 1] - sTxz[b0 * N + t]) * c.rdx +
-                      (sTyz[b0 * N + t + TX] - sTyz[b0 * N + t]) * c.rdy +
-                      c.g[2] * (real(0.5) * (rho_prev + rho));
-      const bool wx = i == 0 && c.wall_lo[0], wy = j == 0 && c.wall_lo[1],
-                 wz = k == 0 && c.wall_lo[2];
-      a.oVx[o] = vx0 + (wx ? 0 : c.vdt * fmin(inv, sInv[b0 * N + t - 1]) * Rx);
-      a.oVy[o] = vy0 + (wy ? 0 : c.vdt * fmin(inv, sInv[b0 * N + t - TX]) * Ry);
-      a.oVz[o] = vz0 + (wz ? 0 : c.vdt * fmin(inv, inv_prev) * Rz);
+      const FaceStresses st{sSxx,     sSyy, sTxy, sTxz + b0 * N, sTyz + b0 * N, szz,
+                            szz_prev, txz0, txz1, tyz0,          tyz1};
+      const bool wall[3] = {i == 0 && c.wall_lo[0], j == 0 && c.wall_lo[1], k == 0 && c.wall_lo[2]};
+      real v[3] = {vx0, vy0, vz0};
+      new_face_velocities<TX>(c, t, st, {sRho + b0 * N, rho, rho_prev},
+                              {sInv + b0 * N, inv, inv_prev}, wall, v);
+      a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
     txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, rho_prev = rho;
