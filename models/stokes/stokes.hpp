@@ -123,6 +123,7 @@ class Stokes final : public Model, public pt::Problem {
   real cfl_;     // solver.cfl, lowered by retries
   std::vector<pt::Residual> last_;  // residuals at the end of the last solve
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
+  bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
