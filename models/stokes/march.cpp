@@ -118,8 +118,10 @@ struct FaceRows {
 };
 
 // The low-face velocities of the n cells from offset o (update_solid's), i0: the first cell's i;
-// wy, wz: the row's y and z faces are on a wall.
-inline void faces(const Pseudo<3>& ps_, const State& out_, Off o, int n, int i0, bool wy, bool wz,
+// WY, WZ: the row's y and z faces are on a wall (template arguments: GCC does not vectorise a
+// select on a loop-invariant bool).
+template <bool WY, bool WZ>
+inline void faces(const Pseudo<3>& ps_, const State& out_, Off o, int n, int i0,
                   const FaceRows& rows) {
   const Pseudo<3> ps = ps_;
   const State out = out_;
@@ -128,20 +130,27 @@ inline void faces(const Pseudo<3>& ps_, const State& out_, Off o, int n, int i0,
   const State& s = ps.s;
   const View& rho = ps.m.rho;
   const Off sy = s.P.sy, sz = s.P.sz;
+  const int wall_x = c.wall_lo[0] ? -i0 : -1;  // the x with a face on the wall, if any
 #pragma omp simd
   for (int x = 0; x < n; ++x) {
     const Off q = o + x;
-    const bool wx = i0 + x == 0 && c.wall_lo[0];
+    const bool wx = x == wall_x;
     const real Rx = momentum_x_of<3>(c, f.sxx[x - 1], f.sxx[x], f.txy[x], f.txy_n[x], f.txz[x],
                                      f.txz_u[x], rho.p[q - 1], rho.p[q]);
     out.Vx.p[q] = s.Vx.p[q] + (wx ? 0 : ps.vdt_face(q, 1) * Rx);
     const real Ry = momentum_y_of<3>(c, f.syy_s[x], f.syy[x], f.txy[x], f.txy[x + 1], f.tyz[x],
                                      f.tyz_u[x], rho.p[q - rho.sy], rho.p[q]);
-    out.Vy.p[q] = s.Vy.p[q] + (wy ? 0 : ps.vdt_face(q, sy) * Ry);
+    out.Vy.p[q] = s.Vy.p[q] + (WY ? 0 : ps.vdt_face(q, sy) * Ry);
     const real Rz = momentum_z_of(c, f.szz_d[x], f.szz[x], f.txz[x], f.txz[x + 1], f.tyz[x],
                                   f.tyz_n[x], rho.p[q - rho.sz], rho.p[q]);
-    out.Vz.p[q] = s.Vz.p[q] + (wz ? 0 : ps.vdt_face(q, sz) * Rz);
+    out.Vz.p[q] = s.Vz.p[q] + (WZ ? 0 : ps.vdt_face(q, sz) * Rz);
   }
+}
+inline void faces(const Pseudo<3>& ps, const State& out, Off o, int n, int i0, bool wy, bool wz,
+                  const FaceRows& f) {
+  if (wy)
+    return wz ? faces<true, true>(ps, out, o, n, i0, f) : faces<true, false>(ps, out, o, n, i0, f);
+  wz ? faces<false, true>(ps, out, o, n, i0, f) : faces<false, false>(ps, out, o, n, i0, f);
 }
 
 // A tile: rows j0 .. j1 - 1 marching through planes ka .. ke - 1 of region r.
