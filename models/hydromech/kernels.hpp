@@ -81,7 +81,7 @@ struct Coefficients {
   // they converge to): in single precision, as pt::optimal_step, a float tanh instead of a double.
   SH_HD real step_weakening(real Pe) const {
     if (mat.smoothing > 0) {
-      const float s = tanhf(static_cast<float>(Pe * mat.rsmoothing));
+      const float s = vmath::tanhf(static_cast<float>(Pe * mat.rsmoothing));
       return static_cast<real>(1.0f +
                                (static_cast<float>(mat.weakening) - 1.0f) * 0.5f * (1.0f - s));
     }
