@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -238,7 +237,6 @@ void run_tile(const Pseudo<3>& ps, const State& out, const Tile& t, Buffers& b) 
 // values, read again at the next plane, come from L2. The rims cost two rows of recomputed
 // stresses per tile: at least 8 rows, at most 64.
 int tile_rows(int n) {
-  if (const char* e = std::getenv("STAGHORN_MARCH_ROWS")) return std::atoi(e);
   static const long l2 = [] {
     const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
     return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
@@ -256,10 +254,10 @@ void run_block(const Pseudo<3>& ps, const State& out, const Region& r, int ja, i
 // Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
 // of the (k, j) loop gives a thread (as core/memory.cpp's first touch places the pages). Whole
 // planes among them march tile by tile; a partial plane at either end is a march of one plane.
-void run_rows(const Pseudo<3>& ps, const State& out, const Region& r, long long q0, long long q1) {
+void run_rows(const Pseudo<3>& ps, const State& out, const Region& r, long long q0, long long q1,
+              int ty) {
   if (q0 >= q1) return;
   const long long ny = r.hi.y - r.lo.y;
-  const int ty = tile_rows(r.hi.x - r.lo.x);
   Buffers b(r.hi.x - r.lo.x, ty);
   auto block = [&](long long j0, long long j1, long long p0, long long p1) {
     run_block(ps, out, r, r.lo.y + int(j0), r.lo.y + int(j1), r.lo.z + int(p0), r.lo.z + int(p1),
@@ -279,8 +277,9 @@ void run_rows(const Pseudo<3>& ps, const State& out, const Region& r, long long 
 
 }  // namespace march
 
-void run_march(const Pseudo<3>& ps, const State& out, const Region& r) {
+void run_march(const Pseudo<3>& ps, const State& out, const Region& r, int tile_rows) {
   if (r.empty()) return;
+  const int ty = tile_rows > 0 ? tile_rows : march::tile_rows(r.hi.x - r.lo.x);
   const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
 #pragma omp parallel
   {
@@ -288,7 +287,7 @@ void run_march(const Pseudo<3>& ps, const State& out, const Region& r) {
     const long long t = omp_get_thread_num(), n = omp_get_num_threads();
     const long long each = rows / n, extra = rows % n;
     const long long q0 = t * each + std::min(t, extra);
-    march::run_rows(ps, out, r, q0, q0 + each + (t < extra));
+    march::run_rows(ps, out, r, q0, q0 + each + (t < extra), ty);
   }
 }
 

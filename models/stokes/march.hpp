@@ -25,7 +25,8 @@ namespace staghorn::stokes {
 
 // The iteration of ps into out over region r, on the calling process's OpenMP threads. Compiled by
 // the C++ compiler in every build (march.cpp: its CPU clones are gcc attributes, which nvcc's front
-// end does not take).
-void run_march(const Pseudo<3>& ps, const State& out, const Region& r);
+// end does not take). tile_rows: rows per tile, 0 for the default (from the L2 size; tests pass
+// small ones, to cut planes into many tiles).
+void run_march(const Pseudo<3>& ps, const State& out, const Region& r, int tile_rows = 0);
 
 }  // namespace staghorn::stokes

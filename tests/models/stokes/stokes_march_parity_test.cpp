@@ -8,7 +8,8 @@
 // 2. The kernel alone, to the bit: one iteration on random arrays (halos included, walls on every
 //    low side or none) by the generic kernel and by the march over the whole region, over pieces
 //    of it (as the boundary shell and the inner region of a hidden exchange, and the blocks of
-//    other rank counts, cut it) and on 1, 2 and 3 threads (whole planes, partial planes, tiles).
+//    other rank counts, cut it) and on 1, 2 and 3 threads (whole planes, partial planes), with
+//    the default tiles and tiles of 1 and 3 rows (many tiles per plane).
 //    Every array, halos included (which neither may write), the same bits.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -162,22 +163,24 @@ TEST(StokesMarchParity, KernelGivesTheGenericBitsOnAnyPiecesAndThreads) {
     const auto generic = one_iteration(walls, [](const Pseudo<3>& ps, const State& o, Region r) {
       for_each(Exec::cpu(), r, stokes::Iteration<3>{ps, o});
     });
-    for (int threads : {1, 2, 3}) {
-      SCOPED_TRACE(std::to_string(threads) + " threads");
-      with_threads(threads, [&] {
-        const auto whole = one_iteration(walls, [](const Pseudo<3>& ps, const State& o, Region r) {
-          stokes::run_march(ps, o, r);
+    for (int threads : {1, 2, 3})
+      for (int rows : {0, 1, 3}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads, tiles of " + std::to_string(rows));
+        with_threads(threads, [&] {
+          const auto whole =
+              one_iteration(walls, [rows](const Pseudo<3>& ps, const State& o, Region r) {
+                stokes::run_march(ps, o, r, rows);
+              });
+          EXPECT_EQ(differing(whole, generic), 0);
         });
-        EXPECT_EQ(differing(whole, generic), 0);
-      });
-    }
+      }
     // Cuts along x off the vectors' width, and thinner than a tile along y and z.
     const int xs[] = {0, 13, 29}, ys[] = {0, 2, 13}, zs[] = {0, 1, 11};
     const auto pieces = one_iteration(walls, [&](const Pseudo<3>& ps, const State& o, Region) {
       for (int x = 0; x < 2; ++x)
         for (int y = 0; y < 2; ++y)
           for (int z = 0; z < 2; ++z)
-            stokes::run_march(ps, o, {{xs[x], ys[y], zs[z]}, {xs[x + 1], ys[y + 1], zs[z + 1]}});
+            stokes::run_march(ps, o, {{xs[x], ys[y], zs[z]}, {xs[x + 1], ys[y + 1], zs[z + 1]}}, 4);
     });
     EXPECT_EQ(differing(pieces, generic), 0);
   }
