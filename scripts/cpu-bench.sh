@@ -38,3 +38,13 @@ for b in "bench_diffusion_kernels 128 50 3" "bench_stokes_kernels 128 20 3" \
 done
 echo "== OMP_NUM_THREADS=2 bench_stokes_kernels 64 10 3 --backend cpu" >> $log
 OMP_NUM_THREADS=2 $B/bench_stokes_kernels 64 10 3 --backend cpu >> $log 2>&1
+# The Stokes march and the hydro-mechanics rows at 1 and 2 threads, and the march from DRAM (256^3:
+# the 23 arrays take 3.1 GB, beyond any L3).
+for t in 1 2; do
+  for b in "bench_stokes_kernels 128 10 3" "bench_hydromech_kernels 64 10"; do
+    echo "== OMP_NUM_THREADS=$t $b --backend cpu" >> $log
+    OMP_NUM_THREADS=$t $B/$b --backend cpu >> $log 2>&1
+  done
+done
+echo "== OMP_NUM_THREADS=$cores bench_stokes_kernels 256 10 3 --backend cpu" >> $log
+OMP_NUM_THREADS=$cores $B/bench_stokes_kernels 256 10 3 --backend cpu >> $log 2>&1

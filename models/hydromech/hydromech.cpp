@@ -90,8 +90,10 @@ void HydroMech::iterate_dim(int count) {
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
-      for_each(ex_, r, lane,
-               Iteration<Dim>{co, Pe_.view(), phi_old_.view(), Pe_new_.view(), dPedtau_.view()});
+      const View P = Pe_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(), V = dPedtau_.view();
+      // n = 3 compiled in, as for the stored kernels: no pow in the CPU's row loops.
+      if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, P, fo, Pn, V});
+      for_each(ex_, r, lane, Iteration<Dim>{co, P, fo, Pn, V});
     });
     apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();

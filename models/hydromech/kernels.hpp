@@ -81,7 +81,7 @@ struct Coefficients {
   // they converge to): in single precision, as pt::optimal_step, a float tanh instead of a double.
   SH_HD real step_weakening(real Pe) const {
     if (mat.smoothing > 0) {
-      const float s = tanhf(static_cast<float>(Pe * mat.rsmoothing));
+      const float s = vmath::tanhf(static_cast<float>(Pe * mat.rsmoothing));
       return static_cast<real>(1.0f +
                                (static_cast<float>(mat.weakening) - 1.0f) * 0.5f * (1.0f - s));
     }
@@ -127,7 +127,7 @@ struct Coefficients {
   }
 
   // The generic path: the porosity star recomputed from the Pe and phi_old stars.
-  template <int Dim>
+  template <int Dim, int N = -1>
   SH_HD CellEval evaluate(const Star& P, const Star& Po) const {
     Star g{mat.porosity(Po.c, P.c, dt),
            mat.porosity(Po.w, P.w, dt),
@@ -138,7 +138,7 @@ struct Coefficients {
            0};
     if constexpr (Dim >= 2) g.s = mat.porosity(Po.s, P.s, dt), g.n = mat.porosity(Po.n, P.n, dt);
     if constexpr (Dim >= 3) g.b = mat.porosity(Po.b, P.b, dt), g.t = mat.porosity(Po.t, P.t, dt);
-    return evaluate<Dim>(P, g, Po.c);
+    return evaluate<Dim, N>(P, g, Po.c);
   }
 
   template <int Dim>
@@ -160,14 +160,14 @@ struct Coefficients {
 };
 
 // One fused PT iteration: residual, local pseudo-step and damped update of Pe into Pe_new.
-template <int Dim>
+template <int Dim, int N = -1>  // N: the permeability exponent when compiled in (else < 0)
 struct Iteration {
   Coefficients co;
   View Pe, phi_old, Pe_new, dPedtau;
 
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(i, j, k);  // the same in every field of the layout
-    const CellEval e = co.evaluate<Dim>(gather<Dim>(Pe, o), gather<Dim>(phi_old, o));
+    const CellEval e = co.evaluate<Dim, N>(gather<Dim>(Pe, o), gather<Dim>(phi_old, o));
     Pe_new.p[o] = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
   }
 };

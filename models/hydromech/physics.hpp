@@ -8,6 +8,7 @@
 
 #include "core/fast_math.hpp"
 #include "core/platform.hpp"
+#include "core/vector_math.hpp"
 
 namespace staghorn::hydromech {
 
@@ -46,7 +47,7 @@ struct Material {
   // decompacts; a tanh over a Pe range of `smoothing` when that is positive.
   SH_HD real weakening_factor(real Pe) const {
     if (smoothing > 0)
-      return real(1) + (weakening - 1) * real(0.5) * (real(1) - tanh(Pe * rsmoothing));
+      return real(1) + (weakening - 1) * real(0.5) * (real(1) - vmath::tanh(Pe * rsmoothing));
     return Pe < 0 ? weakening : real(1);
   }
 
@@ -68,7 +69,7 @@ struct Material {
   }
   SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
     const real x = dt * Pe * w * reta0;
-    return m == 0 ? phi_old - x : phi_old * exp(fmax(-x * rphi0, real(-kMaxGrowth)));
+    return m == 0 ? phi_old - x : phi_old * vmath::exp(fmax(-x * rphi0, real(-kMaxGrowth)));
   }
 
   // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean

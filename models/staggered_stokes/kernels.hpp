@@ -150,27 +150,52 @@ struct Pseudo : Kinematics<Dim> {
   }
 };
 
-// Momentum residual on the faces at the low side of cell o, from stresses given by S (the
-// pseudo-transient ones in an iteration, the physical ones for the norm):
+// Momentum residual on the low x, y, z face of a cell from the values around it (the cells'
+// total stresses and densities below (w, s, d: west, south, down) and above the face, the shear
+// stresses on the edges on either side of it along the two other axes: below, and above (n:
+// north, u: up, e: east)):
 //   R_x = d_xb(tau_xx - P)/dx + d_ya(tau_xy)/dy + d_za(tau_xz)/dz + rho g_x, ...
+// Values, not offsets: the generic kernel reads them from the new stresses it recomputes, the CPU
+// march (models/stokes/march.cpp) from the rows it keeps; the same arithmetic in the same order.
+template <int Dim>
+SH_HD real momentum_x_of(const Params& c, real sxx_w, real sxx, real txy, real txy_n, real txz,
+                         real txz_u, real rho_w, real rho) {
+  real R = (sxx - sxx_w) * c.rdx + c.g[0] * (real(0.5) * (rho_w + rho));
+  if constexpr (Dim >= 2) R += (txy_n - txy) * c.rdy;
+  if constexpr (Dim >= 3) R += (txz_u - txz) * c.rdz;
+  return R;
+}
+template <int Dim>
+SH_HD real momentum_y_of(const Params& c, real syy_s, real syy, real txy, real txy_e, real tyz,
+                         real tyz_u, real rho_s, real rho) {
+  real R = (syy - syy_s) * c.rdy + (txy_e - txy) * c.rdx + c.g[1] * (real(0.5) * (rho_s + rho));
+  if constexpr (Dim >= 3) R += (tyz_u - tyz) * c.rdz;
+  return R;
+}
+SH_HD inline real momentum_z_of(const Params& c, real szz_d, real szz, real txz, real txz_e,
+                                real tyz, real tyz_n, real rho_d, real rho) {
+  return (szz - szz_d) * c.rdz + (txz_e - txz) * c.rdx + (tyz_n - tyz) * c.rdy +
+         c.g[2] * (real(0.5) * (rho_d + rho));
+}
+
+// The same on the faces at the low side of cell o, from stresses given by S (the pseudo-transient
+// ones in an iteration, the physical ones for the norm).
 template <int Dim, class S>
 SH_HD real momentum_x(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
-  real R = (s.sxx(o) - s.sxx(o - 1)) * c.rdx + c.g[0] * stencil::av_xb(m.rho, o);
-  if constexpr (Dim >= 2) R += (s.txy(o + sy) - s.txy(o)) * c.rdy;
-  if constexpr (Dim >= 3) R += (s.txz(o + sz) - s.txz(o)) * c.rdz;
-  return R;
+  return momentum_x_of<Dim>(c, s.sxx(o - 1), s.sxx(o), Dim >= 2 ? s.txy(o) : 0,
+                            Dim >= 2 ? s.txy(o + sy) : 0, Dim >= 3 ? s.txz(o) : 0,
+                            Dim >= 3 ? s.txz(o + sz) : 0, m.rho.p[o - 1], m.rho.p[o]);
 }
 template <int Dim, class S>
 SH_HD real momentum_y(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
-  real R = (s.syy(o) - s.syy(o - sy)) * c.rdy + (s.txy(o + 1) - s.txy(o)) * c.rdx +
-           c.g[1] * stencil::av_yb(m.rho, o);
-  if constexpr (Dim >= 3) R += (s.tyz(o + sz) - s.tyz(o)) * c.rdz;
-  return R;
+  return momentum_y_of<Dim>(c, s.syy(o - sy), s.syy(o), s.txy(o), s.txy(o + 1),
+                            Dim >= 3 ? s.tyz(o) : 0, Dim >= 3 ? s.tyz(o + sz) : 0,
+                            m.rho.p[o - m.rho.sy], m.rho.p[o]);
 }
 template <int Dim, class S>
 SH_HD real momentum_z(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
-  return (s.szz(o) - s.szz(o - sz)) * c.rdz + (s.txz(o + 1) - s.txz(o)) * c.rdx +
-         (s.tyz(o + sy) - s.tyz(o)) * c.rdy + c.g[2] * stencil::av_zb(m.rho, o);
+  return momentum_z_of(c, s.szz(o - sz), s.szz(o), s.txz(o), s.txz(o + 1), s.tyz(o), s.tyz(o + sy),
+                       m.rho.p[o - m.rho.sz], m.rho.p[o]);
 }
 
 // Total stresses after this iteration's P and tau updates, from the pseudo-transient updates Ps

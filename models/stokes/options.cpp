@@ -57,9 +57,10 @@ void Stokes::add_options(io::Schema& s) {
       .one_of({"arithmetic", "harmonic"});
   s.add("stokes.kernel", Type::string, "tiled",
         "Iteration kernel: generic (one thread per cell, recomputing the new stresses of its "
-        "neighbours from memory; the reference, any backend) or tiled (CUDA, 3-D: xy tiles "
+        "neighbours from memory; the reference, any backend) or tiled (3-D; on CUDA: xy tiles "
         "marching along z, the new stresses shared through shared memory, each array read about "
-        "once; the same results to rounding; elsewhere the generic one runs)")
+        "once, the same results to rounding; on the CPU: tiles of rows marching along z, each new "
+        "value computed once and kept in row buffers, the same bits; in 2-D the generic one runs)")
       .one_of({"generic", "tiled"});
   s.add("stokes.pt_viscosity_floor", Type::string, "none",
         "Least viscosity the pseudo-steps are taken from (docs/models/stokes.md, \"Pseudo-step "

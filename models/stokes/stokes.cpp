@@ -12,6 +12,7 @@
 #include "models/staggered_stokes/fields.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/wall_edges.hpp"
+#include "models/stokes/march.hpp"
 
 #if defined(__CUDACC__)
 #include "models/stokes/tiled.hpp"
@@ -61,7 +62,8 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
       opt_(opt),
       walls_{opt_.walls, {}},
       // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
-      tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)) {
+      tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
+      march_(opt_.tiled && ctx.dec.grid().dims() == 3 && !ctx.exec.on_device()) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
   // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
@@ -162,6 +164,8 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       return launch_tiled(ex_.stream(lane), r, tiled::args_of(ps, next, layout_.n, wall_hi));
     }
 #endif
+  if constexpr (Dim == 3)
+    if (march_) return run_march(ps, next, r);
   // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
   if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
   if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});

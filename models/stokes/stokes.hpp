@@ -108,6 +108,7 @@ class Stokes final : public PtModel {
   Walls walls_;  // kinds from stokes.boundary, normal velocities from the initial state
   std::vector<pt::Residual> last_residuals_;  // the latest residuals() (diagnostics)
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
+  bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
