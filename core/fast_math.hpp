@@ -13,6 +13,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/exp_series.hpp"
 #include "core/platform.hpp"
 
 namespace staghorn {
@@ -42,19 +43,8 @@ __device__ inline void exp_expm1(double y, double& exp_y, double& expm1_y) {
   const double n = rint(y * 1.4426950408889634);
   double r = fma(-n, 6.93147180559945286227e-01, y);
   r = fma(-n, 2.31904681384629955842e-17, r);
-  // expm1(r) = r + r^2 (1/2! + r/3! + ... + r^11/13!): the Taylor series, exact to 2^-56 here.
-  double p = 1.0 / 6227020800;  // 1/13!
-  p = fma(p, r, 1.0 / 479001600);
-  p = fma(p, r, 1.0 / 39916800);
-  p = fma(p, r, 1.0 / 3628800);
-  p = fma(p, r, 1.0 / 362880);
-  p = fma(p, r, 1.0 / 40320);
-  p = fma(p, r, 1.0 / 5040);
-  p = fma(p, r, 1.0 / 720);
-  p = fma(p, r, 1.0 / 120);
-  p = fma(p, r, 1.0 / 24);
-  p = fma(p, r, 1.0 / 6);
-  p = fma(p, r, 0.5);
+  // expm1(r) = r + r^2 p(r) (core/exp_series.hpp), Horner with fused multiply-adds.
+  const double p = exp_series_tail(r, [](double a, double b, double c) { return fma(a, b, c); });
   const double m = fma(r * r, p, r);
   const double s = __hiloint2double((static_cast<int>(n) + 1023) << 20, 0);  // 2^n
   exp_y = fma(s, m, s);

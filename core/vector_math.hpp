@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/exp_series.hpp"
 #include "core/platform.hpp"
 
 namespace staghorn::vmath {
@@ -47,19 +48,8 @@ inline double exp_host(double x) {
   const double xc = x > 709.8 ? 709.8 : x < -746.0 ? -746.0 : x;
   const double n = (xc * kLog2e + kShift) - kShift;
   const double r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  // e^r by its Taylor series to r^13 (the next term is below 1e-17 of e^r for |r| <= ln2 / 2).
-  double p = 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
+  // e^r = 1 + r + r^2 p(r) (core/exp_series.hpp), separately rounded multiply-adds.
+  double p = exp_series_tail(r, [](double a, double b, double c) { return a * b + c; });
   p = 1.0 + (r + r * r * p);
   // 2^n as two factors, each a normal double for n in [-1076, 1024]: the product rounds once,
   // into the subnormals or to inf where e^x does.
