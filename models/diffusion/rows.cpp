@@ -1,0 +1,192 @@
+// The CPU row kernel of rows.hpp: the loops along a row, the march of a thread's rows along z and
+// the OpenMP split.
+#include "models/diffusion/rows.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace staghorn::diffusion {
+namespace {
+
+// The loops along a row inline what they call: a call left in a loop keeps it scalar.
+#if defined(__GNUC__)
+#define SH_ROW_LOOP __attribute__((flatten))
+#else
+#define SH_ROW_LOOP
+#endif
+
+// The four fields of an iteration (one layout: one offset addresses a cell in each).
+struct Fields {
+  View H, H_old, H_new, dHdtau;
+};
+
+// out[x] = flux across the face between lo[x] and hi[x], x < n.
+template <int N>
+SH_ROW_LOOP void face_fluxes(const Material& mat, const real* lo, const real* hi, real rd, int n,
+                             real* out) {
+  const Material m = mat;
+#pragma omp simd
+  for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], rd);
+}
+
+// The pseudo-steps of the n cells of a row from offset o. Their pt::optimal_step without the
+// large-a branch; true where some cell needs it (then the row's steps are recomputed with it).
+template <int Dim, int N>
+SH_ROW_LOOP bool steps(const Coefficients& coef, const View& H, std::ptrdiff_t o, int n,
+                       real* dtau, real* damp) {
+  const Coefficients co = coef;
+  const View h = H;
+  const bool linear = (N >= 0 ? N : co.mat.n_int) == 0;
+  int large = 0;
+#pragma omp simd reduction(| : large)
+  for (int x = 0; x < n; ++x) {
+    const Star s = gather<Dim>(h, o + x);
+    real a, b;
+    co.step_arguments<N>(star_max<Dim>(s), linear ? real(0) : star_min<Dim>(s), a, b);
+    const pt::FloatStep f = pt::float_step(a, b, co.cfl);
+    dtau[x] = co.dt * static_cast<real>(f.factor);
+    damp[x] = static_cast<real>(f.damp);
+    large |= !(a < pt::kFloatSafe);
+  }
+  return large != 0;
+}
+
+template <int Dim, int N>
+void steps_with_large_a(const Coefficients& co, const View& H, std::ptrdiff_t o, int n,
+                        real* dtau, real* damp) {
+  for (int x = 0; x < n; ++x) {
+    const pt::Step s = co.step<Dim, N>(gather<Dim>(H, o + x));
+    dtau[x] = s.dtau, damp[x] = s.damp;
+  }
+}
+
+// The update of the n cells of a row from offset o: fx holds the row's n + 1 x fluxes, fs and fb
+// its south and bottom fluxes, replaced by its north and top ones for the next row and plane.
+template <int Dim, int N>
+SH_ROW_LOOP void update(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o, int n,
+                        const real* fx, real* fs, real* fb, const real* dtau, const real* damp) {
+  const Coefficients co = coef;
+  const Fields f = fields;
+  const real* c = f.H.p + o;
+  const real* c_n = c + f.H.sy;
+  const real* c_t = c + f.H.sz;
+  const real* old = f.H_old.p + o;
+  real* v = f.dHdtau.p + o;
+  real* out = f.H_new.p + o;
+#pragma omp simd
+  for (int x = 0; x < n; ++x) {
+    Fluxes q{fx[x], fx[x + 1], 0, 0, 0, 0};
+    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, c[x], c_n[x], co.rdy);
+    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, c[x], c_t[x], co.rdz);
+    const real R = co.residual<Dim>(c[x], old[x], q);
+    out[x] = pt::advance(c[x], R, v[x], pt::Step{dtau[x], damp[x]});
+    if constexpr (Dim >= 2) fs[x] = q.n;
+    if constexpr (Dim >= 3) fb[x] = q.t;
+  }
+}
+
+// A thread's row buffers.
+struct Buffers {
+  std::vector<real> fx, fs, fb, dtau, damp;  // fb: one row per row of a tile
+  Buffers(int n, int tile) : fx(n + 1), fs(n), fb(std::size_t(n) * tile), dtau(n), damp(n) {}
+};
+
+// Rows j0 .. j1 - 1 of planes k0 .. k1 - 1 along x from i0 (n cells), plane after plane.
+template <int Dim, int N>
+void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j1, int k0, int k1,
+           Buffers& b) {
+  const View& H = f.H;
+  if constexpr (Dim >= 3)
+    for (int j = j0; j < j1; ++j) {
+      const real* c = H.p + H.offset(i0, j, k0);
+      face_fluxes<N>(co.mat, c - H.sz, c, co.rdz, n, b.fb.data() + std::size_t(j - j0) * n);
+    }
+  for (int k = k0; k < k1; ++k) {
+    if constexpr (Dim >= 2) {
+      const real* c = H.p + H.offset(i0, j0, k);
+      face_fluxes<N>(co.mat, c - H.sy, c, co.rdy, n, b.fs.data());
+    }
+    for (int j = j0; j < j1; ++j) {
+      const std::ptrdiff_t o = H.offset(i0, j, k);
+      face_fluxes<N>(co.mat, H.p + o - 1, H.p + o, co.rdx, n + 1, b.fx.data());
+      if (steps<Dim, N>(co, H, o, n, b.dtau.data(), b.damp.data()))
+        steps_with_large_a<Dim, N>(co, H, o, n, b.dtau.data(), b.damp.data());
+      update<Dim, N>(co, f, o, n, b.fx.data(), b.fs.data(), b.fb.data() + std::size_t(j - j0) * n,
+                     b.dtau.data(), b.damp.data());
+    }
+  }
+}
+
+// Rows per y tile of the march along z: the tile's three planes of H and its z fluxes take half
+// the core's L2 (the rest: the streams of H_old, dHdtau and H_new), so that a value of H comes
+// from L3 or memory once per iteration. At least 2 rows, at most 64.
+inline int tile_rows(int n) {
+  static const long l2 = [] {
+    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
+  }();
+  return std::clamp(static_cast<int>(0.5 * l2 / (4.0 * n * sizeof(real))), 2, 64);
+}
+
+// Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
+// of the (k, j) loop gives a thread. A partial plane at either end is one block; whole planes go
+// tile by tile along y, each tile marching along z.
+template <int Dim, int N>
+void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long long q0,
+                 long long q1) {
+  const long long ny = r.hi.y - r.lo.y;
+  const int n = r.hi.x - r.lo.x;
+  const int ty = Dim >= 3 ? static_cast<int>(std::min<long long>(tile_rows(n), ny)) : 1;
+  Buffers b(n, ty);
+  auto part = [&](long long qa, long long qb) {  // rows qa .. qb - 1 of one plane
+    const int k = r.lo.z + static_cast<int>(qa / ny), j = r.lo.y + static_cast<int>(qa % ny);
+    block<Dim, N>(co, f, r.lo.x, n, j, j + static_cast<int>(qb - qa), k, k + 1, b);
+  };
+  const long long p0 = (q0 + ny - 1) / ny, p1 = q1 / ny;  // whole planes p0 .. p1 - 1
+  if (p0 > p1) return part(q0, q1);
+  if (q0 < p0 * ny) part(q0, p0 * ny);
+  if (p0 < p1) {
+    const int step = Dim >= 3 ? ty : static_cast<int>(ny);
+    for (int j0 = r.lo.y; j0 < r.hi.y; j0 += step)
+      block<Dim, N>(co, f, r.lo.x, n, j0, std::min(j0 + step, r.hi.y), r.lo.z + int(p0),
+                    r.lo.z + int(p1), b);
+  }
+  if (p1 * ny < q1) part(p1 * ny, q1);
+}
+
+}  // namespace
+
+template <int Dim, int N>
+void iterate_rows(const Coefficients& co, const View& H, const View& H_old, const View& H_new,
+                  const View& dHdtau, const Region& r) {
+  if (r.empty()) return;
+  const Fields f{H, H_old, H_new, dHdtau};
+  const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
+#pragma omp parallel
+  {
+    // libgomp's schedule(static) split: contiguous, the first rows % threads one row longer.
+    const long long t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const long long each = rows / nt, extra = rows % nt;
+    const long long q0 = t * each + std::min(t, extra);
+    thread_rows<Dim, N>(co, f, r, q0, q0 + each + (t < extra));
+  }
+}
+
+#define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                  \
+  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
+                                     const View&, const View&, const Region&);
+STAGHORN_DIFFUSION_ROWS(1, -1)
+STAGHORN_DIFFUSION_ROWS(1, 0)
+STAGHORN_DIFFUSION_ROWS(1, 3)
+STAGHORN_DIFFUSION_ROWS(2, -1)
+STAGHORN_DIFFUSION_ROWS(2, 0)
+STAGHORN_DIFFUSION_ROWS(2, 3)
+STAGHORN_DIFFUSION_ROWS(3, -1)
+STAGHORN_DIFFUSION_ROWS(3, 0)
+STAGHORN_DIFFUSION_ROWS(3, 3)
+#undef STAGHORN_DIFFUSION_ROWS
+
+}  // namespace staghorn::diffusion
