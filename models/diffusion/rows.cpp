@@ -18,6 +18,12 @@ namespace {
 #define SH_ROW_LOOP
 #endif
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#define SH_ROW_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
+#else
+#define SH_ROW_CLONES SH_ROW_LOOP
+#endif
+
 // The four fields of an iteration (one layout: one offset addresses a cell in each).
 struct Fields {
   View H, H_old, H_new, dHdtau;
@@ -32,66 +38,60 @@ SH_ROW_LOOP void face_fluxes(const Material& mat, const real* lo, const real* hi
   for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], rd);
 }
 
-// The pseudo-steps of the n cells of a row from offset o. Their pt::optimal_step without the
-// large-a branch; true where some cell needs it (then the row's steps are recomputed with it).
+// Row (j, k) again by the generic kernel, from dHdtau's values before the row's first pass.
 template <int Dim, int N>
-SH_ROW_LOOP bool steps(const Coefficients& coef, const View& H, std::ptrdiff_t o, int n,
-                       real* dtau, real* damp) {
+__attribute__((noinline)) void redo_row(const Coefficients& co, const Fields& f, int i0, int j,
+                                        int k, int n, const real* v_in) {
+  const Iteration<Dim, N> it{co, f.H, f.H_old, f.H_new, f.dHdtau};
+  real* v = f.dHdtau.p + f.H.offset(i0, j, k);
+  for (int x = 0; x < n; ++x) v[x] = v_in[x];
+  for (int x = 0; x < n; ++x) it(i0 + x, j, k);
+}
+
+// The n cells of row (j, k) from i0, at offset o: fs and fb hold the row's south and bottom
+// fluxes, replaced by its north and top ones for the next row and plane; fx and v_in are scratch
+// rows of n + 1 and n values. The pseudo-steps skip pt::optimal_step's large-a branch; a row where
+// some cell needs it is done again by the generic kernel, from dHdtau's values kept in v_in.
+// Compiled for AVX-512, AVX2 and the x86-64 baseline, chosen on the running CPU at the first call
+// (an ifunc): 8, 4 or 2 cells per vector instruction, the same bits (no FMA contraction).
+template <int Dim, int N>
+SH_ROW_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, int j, int k, int n,
+                       real* fs, real* fb, real* fx, real* v_in) {
   const Coefficients co = coef;
-  const View h = H;
+  const Fields f = fields;
+  const View h = f.H;
+  const std::ptrdiff_t o = h.offset(i0, j, k);
   const bool linear = (N >= 0 ? N : co.mat.n_int) == 0;
+  face_fluxes<N>(co.mat, h.p + o - 1, h.p + o, co.rdx, n + 1, fx);
+  const real* old = f.H_old.p + o;
+  real* v = f.dHdtau.p + o;
+  real* out = f.H_new.p + o;
   int large = 0;
 #pragma omp simd reduction(| : large)
   for (int x = 0; x < n; ++x) {
     const Star s = gather<Dim>(h, o + x);
     real a, b;
     co.step_arguments<N>(star_max<Dim>(s), linear ? real(0) : star_min<Dim>(s), a, b);
-    const pt::FloatStep f = pt::float_step(a, b, co.cfl);
-    dtau[x] = co.dt * static_cast<real>(f.factor);
-    damp[x] = static_cast<real>(f.damp);
+    const pt::FloatStep st = pt::float_step(a, b, co.cfl);
     large |= !(a < pt::kFloatSafe);
-  }
-  return large != 0;
-}
-
-template <int Dim, int N>
-void steps_with_large_a(const Coefficients& co, const View& H, std::ptrdiff_t o, int n,
-                        real* dtau, real* damp) {
-  for (int x = 0; x < n; ++x) {
-    const pt::Step s = co.step<Dim, N>(gather<Dim>(H, o + x));
-    dtau[x] = s.dtau, damp[x] = s.damp;
-  }
-}
-
-// The update of the n cells of a row from offset o: fx holds the row's n + 1 x fluxes, fs and fb
-// its south and bottom fluxes, replaced by its north and top ones for the next row and plane.
-template <int Dim, int N>
-SH_ROW_LOOP void update(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o, int n,
-                        const real* fx, real* fs, real* fb, const real* dtau, const real* damp) {
-  const Coefficients co = coef;
-  const Fields f = fields;
-  const real* c = f.H.p + o;
-  const real* c_n = c + f.H.sy;
-  const real* c_t = c + f.H.sz;
-  const real* old = f.H_old.p + o;
-  real* v = f.dHdtau.p + o;
-  real* out = f.H_new.p + o;
-#pragma omp simd
-  for (int x = 0; x < n; ++x) {
     Fluxes q{fx[x], fx[x + 1], 0, 0, 0, 0};
-    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, c[x], c_n[x], co.rdy);
-    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, c[x], c_t[x], co.rdz);
-    const real R = co.residual<Dim>(c[x], old[x], q);
-    out[x] = pt::advance(c[x], R, v[x], pt::Step{dtau[x], damp[x]});
+    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, s.c, s.n, co.rdy);
+    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, s.c, s.t, co.rdz);
+    const real R = co.residual<Dim>(s.c, old[x], q);
+    real vx = v_in[x] = v[x];
+    out[x] =
+        pt::advance(s.c, R, vx, {co.dt * static_cast<real>(st.factor), static_cast<real>(st.damp)});
+    v[x] = vx;
     if constexpr (Dim >= 2) fs[x] = q.n;
     if constexpr (Dim >= 3) fb[x] = q.t;
   }
+  if (large) redo_row<Dim, N>(co, f, i0, j, k, n, v_in);
 }
 
 // A thread's row buffers.
 struct Buffers {
-  std::vector<real> fx, fs, fb, dtau, damp;  // fb: one row per row of a tile
-  Buffers(int n, int tile) : fx(n + 1), fs(n), fb(std::size_t(n) * tile), dtau(n), damp(n) {}
+  std::vector<real> fx, fs, fb, v_in;  // fb: one row per row of a tile
+  Buffers(int n, int tile) : fx(n + 1), fs(n), fb(std::size_t(n) * tile), v_in(n) {}
 };
 
 // Rows j0 .. j1 - 1 of planes k0 .. k1 - 1 along x from i0 (n cells), plane after plane.
@@ -109,14 +109,9 @@ void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j
       const real* c = H.p + H.offset(i0, j0, k);
       face_fluxes<N>(co.mat, c - H.sy, c, co.rdy, n, b.fs.data());
     }
-    for (int j = j0; j < j1; ++j) {
-      const std::ptrdiff_t o = H.offset(i0, j, k);
-      face_fluxes<N>(co.mat, H.p + o - 1, H.p + o, co.rdx, n + 1, b.fx.data());
-      if (steps<Dim, N>(co, H, o, n, b.dtau.data(), b.damp.data()))
-        steps_with_large_a<Dim, N>(co, H, o, n, b.dtau.data(), b.damp.data());
-      update<Dim, N>(co, f, o, n, b.fx.data(), b.fs.data(), b.fb.data() + std::size_t(j - j0) * n,
-                     b.dtau.data(), b.damp.data());
-    }
+    for (int j = j0; j < j1; ++j)
+      row<Dim, N>(co, f, i0, j, k, n, b.fs.data(), b.fb.data() + std::size_t(j - j0) * n,
+                  b.fx.data(), b.v_in.data());
   }
 }
 
@@ -175,9 +170,9 @@ void iterate_rows(const Coefficients& co, const View& H, const View& H_old, cons
   }
 }
 
-#define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                  \
-  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
-                                     const View&, const View&, const Region&);
+#define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                          \
+  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
+                                     const View&, const Region&);
 STAGHORN_DIFFUSION_ROWS(1, -1)
 STAGHORN_DIFFUSION_ROWS(1, 0)
 STAGHORN_DIFFUSION_ROWS(1, 3)

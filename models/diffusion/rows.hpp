@@ -2,14 +2,15 @@
 // The diffusion PT iteration on the CPU, row by row (diffusion.kernel = rows; rows.cpp). The
 // generic kernel computes each face's flux twice (once for each of the face's cells) and the
 // pseudo-step's large-a division in every vector lane; this one computes each face's flux once:
-//  - x faces: one loop over the row's n + 1 faces before the update loop reads them;
+//  - x faces: one loop over the row's n + 1 faces before the row's update loop reads them;
 //  - y faces: the update of row j stores its north fluxes, which row j + 1 reads as its south ones;
 //  - z faces: each thread marches y tiles of its rows along z, and row (j, k) stores its top fluxes
 //    in a tile buffer, which row (j, k + 1) reads as its bottom ones.
-// The pseudo-steps are a loop of their own, without large_a_dtau (pt_update.hpp); a row where some
-// a reaches kFloatSafe recomputes its steps with pt::optimal_step. Every value is the generic
-// kernel's, by the same functions (kernels.hpp's flux, Coefficients, pt_update.hpp) with their
-// arguments in the same order and no FMA contraction, so both give the same bits
+// The update loop computes the pseudo-steps without large_a_dtau (pt_update.hpp); a row where some
+// a reaches kFloatSafe is done again by the generic kernel. The row is compiled for AVX-512, AVX2
+// and the x86-64 baseline and chosen on the running CPU. Every value is the generic kernel's, by
+// the same functions (kernels.hpp's flux, Star, Coefficients, pt_update.hpp) with their arguments
+// in the same order and no FMA contraction, so both give the same bits
 // (diffusion_rows_parity_test), whatever the rows, tiles or threads a cell falls in.
 
 #include "core/field.hpp"
@@ -25,7 +26,7 @@ template <int Dim, int N>
 void iterate_rows(const Coefficients& co, const View& H, const View& H_old, const View& H_new,
                   const View& dHdtau, const Region& r);
 
-#define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                        \
+#define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                    \
   extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
                                             const View&, const View&, const Region&);
 STAGHORN_DIFFUSION_ROWS(1, -1)

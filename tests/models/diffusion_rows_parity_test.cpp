@@ -75,7 +75,8 @@ void check(const Case& c) {
     std::size_t differ = 0;
     double worst = 0;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i] != generic[i]) ++differ, worst = std::fmax(worst, std::fabs(rows[i] - generic[i]));
+      if (rows[i] != generic[i])
+        ++differ, worst = std::fmax(worst, std::fabs(rows[i] - generic[i]));
     EXPECT_EQ(differ, 0u) << t << " threads, largest difference " << worst << " (state moved by "
                           << moved << ")";
   }
