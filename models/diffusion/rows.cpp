@@ -132,6 +132,7 @@ inline int tile_rows(int n) {
 template <int Dim, int N>
 void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long long q0,
                  long long q1) {
+  if (q0 >= q1) return;
   const long long ny = r.hi.y - r.lo.y;
   const int n = r.hi.x - r.lo.x;
   const int ty = Dim >= 3 ? static_cast<int>(std::min<long long>(tile_rows(n), ny)) : 1;
