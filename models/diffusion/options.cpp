@@ -56,9 +56,8 @@ void Diffusion::add_options(io::Schema& s) {
   s.add("diffusion.kernel", Type::string, "auto",
         "Iteration kernel: generic (one thread per cell, the reference), pairs (two cells along x "
         "per thread with 16-byte accesses; even nx), marching (3-D: threads march along z keeping "
-        "values in registers), rows (CPU: rows marching along z, each face flux computed once; on "
-        "the "
-        "GPU: auto) or auto (pairs on the GPU, rows on the CPU)")
+        "values in registers), rows (CPU: rows marching along z, each face flux computed once; "
+        "on the GPU: auto) or auto (pairs on the GPU, rows on the CPU)")
       .one_of({"auto", "generic", "pairs", "marching", "rows"});
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (const char* side : sides) {

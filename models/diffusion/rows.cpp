@@ -18,6 +18,12 @@ namespace {
 #define SH_ROW_LOOP
 #endif
 
+#if defined(__GNUC__)
+#define SH_NOINLINE __attribute__((noinline))
+#else
+#define SH_NOINLINE
+#endif
+
 #if defined(__GNUC__) && defined(__x86_64__)
 #define SH_ROW_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
 #else
@@ -40,15 +46,15 @@ SH_ROW_LOOP void face_fluxes(const Material& mat, const real* lo, const real* hi
 
 // Row (j, k) again by the generic kernel, from dHdtau's values before the row's first pass.
 template <int Dim, int N>
-__attribute__((noinline)) void redo_row(const Coefficients& co, const Fields& f, int i0, int j,
-                                        int k, int n, const real* v_in) {
+SH_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, int j, int k, int n,
+                          const real* v_in) {
   const Iteration<Dim, N> it{co, f.H, f.H_old, f.H_new, f.dHdtau};
   real* v = f.dHdtau.p + f.H.offset(i0, j, k);
   for (int x = 0; x < n; ++x) v[x] = v_in[x];
   for (int x = 0; x < n; ++x) it(i0 + x, j, k);
 }
 
-// The n cells of row (j, k) from i0, at offset o: fs and fb hold the row's south and bottom
+// The n cells of row (j, k) from i0: fs and fb hold the row's south and bottom
 // fluxes, replaced by its north and top ones for the next row and plane; fx and v_in are scratch
 // rows of n + 1 and n values. The pseudo-steps skip pt::optimal_step's large-a branch; a row where
 // some cell needs it is done again by the generic kernel, from dHdtau's values kept in v_in.
@@ -127,29 +133,31 @@ inline int tile_rows(int n) {
 }
 
 // Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
-// of the (k, j) loop gives a thread. A partial plane at either end is one block; whole planes go
-// tile by tile along y, each tile marching along z.
+// of the (k, j) loop gives a thread. Whole planes go tile by tile along y, each tile marching
+// along z; a partial plane at either end goes tile by tile within its plane.
 template <int Dim, int N>
 void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long long q0,
                  long long q1) {
   if (q0 >= q1) return;
   const long long ny = r.hi.y - r.lo.y;
   const int n = r.hi.x - r.lo.x;
-  const int ty = Dim >= 3 ? static_cast<int>(std::min<long long>(tile_rows(n), ny)) : 1;
-  Buffers b(n, ty);
+  // Rows per block: a y tile in 3-D (the bottom fluxes' buffer holds one), else a whole plane.
+  const int ty = static_cast<int>(Dim >= 3 ? std::min<long long>(tile_rows(n), ny) : ny);
+  Buffers b(n, Dim >= 3 ? ty : 1);
   auto part = [&](long long qa, long long qb) {  // rows qa .. qb - 1 of one plane
-    const int k = r.lo.z + static_cast<int>(qa / ny), j = r.lo.y + static_cast<int>(qa % ny);
-    block<Dim, N>(co, f, r.lo.x, n, j, j + static_cast<int>(qb - qa), k, k + 1, b);
+    for (long long q = qa; q < qb; q += ty) {
+      const int k = r.lo.z + static_cast<int>(q / ny), j = r.lo.y + static_cast<int>(q % ny);
+      block<Dim, N>(co, f, r.lo.x, n, j, j + static_cast<int>(std::min<long long>(ty, qb - q)), k,
+                    k + 1, b);
+    }
   };
   const long long p0 = (q0 + ny - 1) / ny, p1 = q1 / ny;  // whole planes p0 .. p1 - 1
   if (p0 > p1) return part(q0, q1);
   if (q0 < p0 * ny) part(q0, p0 * ny);
-  if (p0 < p1) {
-    const int step = Dim >= 3 ? ty : static_cast<int>(ny);
-    for (int j0 = r.lo.y; j0 < r.hi.y; j0 += step)
-      block<Dim, N>(co, f, r.lo.x, n, j0, std::min(j0 + step, r.hi.y), r.lo.z + int(p0),
+  if (p0 < p1)
+    for (int j0 = r.lo.y; j0 < r.hi.y; j0 += ty)
+      block<Dim, N>(co, f, r.lo.x, n, j0, std::min(j0 + ty, r.hi.y), r.lo.z + int(p0),
                     r.lo.z + int(p1), b);
-  }
   if (p1 * ny < q1) part(p1 * ny, q1);
 }
 

@@ -89,6 +89,9 @@ TEST(DiffusionRowsParity, ThreeDimensions) {
   check({{37, 23, 19}, 0, 1});
   check({{21, 17, 13}, 2, 1});
   check({{21, 17, 13}, 2.5, 1});
+  // More rows per plane than a y tile holds (at most 64): with 2 threads the second plane is split
+  // between the threads, 65 rows for the first.
+  check({{7, 130, 3}, 3, 1});
 }
 
 // D0 large enough that cells inside the bump have a >= pt::kFloatSafe and cells outside do not:
