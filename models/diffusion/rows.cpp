@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace staghorn::diffusion {
@@ -94,6 +96,27 @@ SH_ROW_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, i
   if (large) redo_row<Dim, N>(co, f, i0, j, k, n, v_in);
 }
 
+// The largest |R| of the n cells of a row from offset o, the generic residual's arithmetic
+// (AbsResidual); nan set where some |R| is NaN (then the lanes' maxima mean nothing). The maximum
+// of the other values does not depend on the order they are met in: the generic reduction's bits.
+template <int Dim, int N>
+SH_ROW_CLONES real row_max_abs_residual(const Coefficients& coef, const View& H, const View& H_old,
+                                        std::ptrdiff_t o, int n, int& nan) {
+  const Coefficients co = coef;
+  const View h = H;
+  const real* old = H_old.p + o;
+  real m = -std::numeric_limits<real>::infinity();
+  int bad = 0;
+#pragma omp simd reduction(max : m) reduction(| : bad)
+  for (int x = 0; x < n; ++x) {
+    const real R = std::fabs(co.residual<Dim, N>(gather<Dim>(h, o + x), old[x]));
+    bad |= R != R;
+    m = m > R ? m : R;
+  }
+  nan |= bad;
+  return m;
+}
+
 // A thread's row buffers.
 struct Buffers {
   std::vector<real> fx, fs, fb, v_in;  // fb: one row per row of a tile
@@ -179,9 +202,26 @@ void iterate_rows(const Coefficients& co, const View& H, const View& H_old, cons
   }
 }
 
+template <int Dim, int N>
+real max_abs_residual_rows(const Coefficients& co, const View& H, const View& H_old,
+                           const Region& r) {
+  real m = -std::numeric_limits<real>::infinity();
+  int nan = 0;
+#pragma omp parallel for collapse(2) schedule(static) reduction(max : m) reduction(| : nan)
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j) {
+      const real row =
+          row_max_abs_residual<Dim, N>(co, H, H_old, H.offset(r.lo.x, j, k), r.hi.x - r.lo.x, nan);
+      m = m > row ? m : row;
+    }
+  return nan ? std::numeric_limits<real>::quiet_NaN() : m;
+}
+
 #define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                          \
   template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
-                                     const View&, const Region&);
+                                     const View&, const Region&);                                \
+  template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,     \
+                                              const Region&);
 STAGHORN_DIFFUSION_ROWS(1, -1)
 STAGHORN_DIFFUSION_ROWS(1, 0)
 STAGHORN_DIFFUSION_ROWS(1, 3)

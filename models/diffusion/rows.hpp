@@ -26,9 +26,17 @@ template <int Dim, int N>
 void iterate_rows(const Coefficients& co, const View& H, const View& H_old, const View& H_new,
                   const View& dHdtau, const Region& r);
 
+// The max-norm of the residual over region r on the CPU backend, as the generic kernel's
+// reduction gives it (the same bits; NaN where some cell's residual is NaN), vectorised along rows.
+template <int Dim, int N>
+real max_abs_residual_rows(const Coefficients& co, const View& H, const View& H_old,
+                           const Region& r);
+
 #define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                    \
   extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
-                                            const View&, const View&, const Region&);
+                                            const View&, const View&, const Region&);      \
+  extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,     \
+                                                     const View&, const Region&);
 STAGHORN_DIFFUSION_ROWS(1, -1)
 STAGHORN_DIFFUSION_ROWS(1, 0)
 STAGHORN_DIFFUSION_ROWS(1, 3)
