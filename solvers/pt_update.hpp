@@ -18,14 +18,17 @@ struct Step {
   real damp;  // d: the fraction of the pseudo-velocity forgotten each iteration
 };
 
-// Optimal local step for an implicit time step dt whose residual's Jacobian has, near this point,
-// largest and smallest eigenvalues (1 + 4 a) / dt and (1 + b) / dt: a and b are dimensionless
-// (a = D dt sum(1/dx^2) for diffusion). cfl < 1 is a safety factor.
-// The step sets how fast the iterations converge, not what they converge to, so it is computed in
-// single precision (no double division or square root per cell), rounded alike on all backends.
-SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
+// Beyond kFloatSafe, a would overflow float: optimal_step then uses the large-a limit.
+constexpr real kFloatSafe = 1e30;
+
+// The single-precision part of optimal_step: dtau = dt * factor where a < kFloatSafe.
+struct FloatStep {
+  float factor;
+  float damp;
+};
+
+SH_HD inline FloatStep float_step(real a, real b, float cfl) {
   using namespace exact;
-  constexpr real kFloatSafe = 1e30;  // beyond, a would overflow float: use the large-a limit
   const float fa = static_cast<float>(a < kFloatSafe ? a : kFloatSafe);
   const float fb = static_cast<float>(b < kFloatSafe ? b : kFloatSafe);
   const float cfl_over_max = div(cfl, add(1.0f, mul(4.0f, fa)));
@@ -33,12 +36,26 @@ SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
   mu_min = mu_min < 1.0f ? mu_min : 1.0f;
   const float s = add(1.0f, -sqrt(mu_min));
   const float damp = add(1.0f, -mul(s, s));
-  const float factor = mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max);
-  // dtau = dt * factor; for huge a, factor ~ cfl / a underflows: use dt / a = 1 / (D sum 1/dx^2).
-  const real dtau = a < kFloatSafe
-                        ? dt * static_cast<real>(factor)
-                        : static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
-  return {dtau, static_cast<real>(damp)};
+  return {mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max), damp};
+}
+
+// dtau where a >= kFloatSafe: factor ~ cfl / a underflows, use dt / a = 1 / (D sum 1/dx^2).
+SH_HD inline real large_a_dtau(real a, real dt, float cfl, float damp) {
+  using namespace exact;
+  return static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
+}
+
+// Optimal local step for an implicit time step dt whose residual's Jacobian has, near this point,
+// largest and smallest eigenvalues (1 + 4 a) / dt and (1 + b) / dt: a and b are dimensionless
+// (a = D dt sum(1/dx^2) for diffusion). cfl < 1 is a safety factor.
+// The step sets how fast the iterations converge, not what they converge to, so it is computed in
+// single precision (no double division or square root per cell), rounded alike on all backends.
+// Kernels that know every a of a row is below kFloatSafe may skip large_a_dtau (same bits).
+SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
+  const FloatStep f = float_step(a, b, cfl);
+  const real dtau =
+      a < kFloatSafe ? dt * static_cast<real>(f.factor) : large_a_dtau(a, dt, cfl, f.damp);
+  return {dtau, static_cast<real>(f.damp)};
 }
 
 // One damped update of unknown A with residual R; v is dA/dtau, kept between iterations.

@@ -5,6 +5,7 @@
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "models/diffusion/rows.hpp"
 
 namespace staghorn::diffusion {
 
@@ -59,8 +60,9 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
   for (const Region& r : split_.shell) even = even && r.lo.x % 2 == 0 && r.hi.x % 2 == 0;
   if (kernel_ == Kernel::marching && dims < 3) return Kernel::generic;
   if (kernel_ == Kernel::pairs && !even) return Kernel::generic;
-  if (kernel_ != Kernel::automatic) return kernel_;
-  return ex_.on_device() && even ? Kernel::pairs : Kernel::generic;
+  if (kernel_ != Kernel::automatic && !(kernel_ == Kernel::rows && ex_.on_device())) return kernel_;
+  if (!ex_.on_device()) return Kernel::rows;
+  return even ? Kernel::pairs : Kernel::generic;
 }
 
 void Diffusion::retry(real factor) {
@@ -73,6 +75,12 @@ void Diffusion::retry(real factor) {
 template <int Dim>
 void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lane) {
   const View H = H_.view(), Ho = H_old_.view(), Hn = H_new_.view(), V = dHdtau_.view();
+  if (kernel == Kernel::rows) {
+    // The CPU's row kernel, with the commonest exponents compiled in as below.
+    if (mat_.n_int == 0) return iterate_rows<Dim, 0>(co, H, Ho, Hn, V, r);
+    if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, H, Ho, Hn, V, r);
+    return iterate_rows<Dim, -1>(co, H, Ho, Hn, V, r);
+  }
   if (kernel == Kernel::marching) {
     for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
   } else if (kernel == Kernel::pairs) {
@@ -115,8 +123,15 @@ void Diffusion::iterate(int count) {
 
 template <int Dim>
 real Diffusion::local_residual() const {
-  return reduce(ex_, layout_.interior(), MaxOp{},
-                AbsResidual<Dim>{coefficients(), H_.view(), H_old_.view()});
+  const Region in = layout_.interior();
+  if (kernel_for(Dim) == Kernel::rows) {  // the CPU: vectorised rows, the exponent compiled in
+    const Coefficients co = coefficients();
+    const View H = H_.view(), Ho = H_old_.view();
+    if (mat_.n_int == 0) return max_abs_residual_rows<Dim, 0>(co, H, Ho, in);
+    if (mat_.n_int == 3) return max_abs_residual_rows<Dim, 3>(co, H, Ho, in);
+    return max_abs_residual_rows<Dim, -1>(co, H, Ho, in);
+  }
+  return reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{coefficients(), H_.view(), H_old_.view()});
 }
 
 std::vector<pt::Residual> Diffusion::residuals() {

@@ -9,9 +9,10 @@ namespace staghorn::diffusion {
 // Equations and numerics: docs/models/diffusion.md.
 class Diffusion final : public PtModel {
  public:
-  // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D), or
-  // the one with two cells per thread (even n_x); automatic takes the fastest for the backend.
-  enum class Kernel { automatic, generic, marching, pairs };
+  // Which iteration kernel runs: the generic one (the reference), the z-marching one (3-D GPU),
+  // the one with two cells per thread (even n_x) or the CPU's rows (rows.hpp); automatic takes
+  // the fastest for the backend.
+  enum class Kernel { automatic, generic, marching, pairs, rows };
   // Every key of the model, read once (options.cpp, beside the schema).
   struct Options {
     Material material;

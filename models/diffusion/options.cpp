@@ -29,6 +29,7 @@ Diffusion::Kernel parse_kernel(const std::string& name) {
   if (name == "generic") return Diffusion::Kernel::generic;
   if (name == "marching") return Diffusion::Kernel::marching;
   if (name == "pairs") return Diffusion::Kernel::pairs;
+  if (name == "rows") return Diffusion::Kernel::rows;
   return Diffusion::Kernel::automatic;
 }
 
@@ -55,8 +56,9 @@ void Diffusion::add_options(io::Schema& s) {
   s.add("diffusion.kernel", Type::string, "auto",
         "Iteration kernel: generic (one thread per cell, the reference), pairs (two cells along x "
         "per thread with 16-byte accesses; even nx), marching (3-D: threads march along z keeping "
-        "values in registers) or auto (pairs on the GPU, generic on the CPU)")
-      .one_of({"auto", "generic", "pairs", "marching"});
+        "values in registers), rows (CPU: rows marching along z, each face flux computed once; "
+        "on the GPU: auto) or auto (pairs on the GPU, rows on the CPU)")
+      .one_of({"auto", "generic", "pairs", "marching", "rows"});
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (const char* side : sides) {
     const std::string p = std::string("diffusion.boundary.") + side;

@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
     report("stream (3 read, 2 write)", s, 40);
   }
   {
-    // The pieces of one solver step (pairs kernel): where does a step's time go besides iterating?
+    // The pieces of one solver step (the automatic kernel: pairs on the GPU, rows on the CPU):
+    // where does a step's time go besides iterating?
     diffusion::Diffusion model({config, dec, ex});
     model.refresh();
     const double t_begin = seconds_per(ex, 5, [&] { model.begin_solve(rs.dt); });
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
         "step pieces: begin_solve %.3f ms, residual check %.3f ms, iteration (500 in a row) %.4f "
         "ms\n",
         t_begin * 1e3, t_res * 1e3, t_500 * 1e3);
-    report("pairs, 500 in a row", t_500, model.bytes_per_cell_iteration());
+    report("auto, 500 in a row", t_500, model.bytes_per_cell_iteration());
   }
   struct Variant {
     const char* name;
@@ -108,8 +109,8 @@ int main(int argc, char** argv) {
   };
   for (const Variant v :
        {Variant{"generic (32x8x1)", "generic", 0}, Variant{"pairs (32x8x1 x 2 cells)", "pairs", 0},
-        Variant{"marching chunk 16", "marching", 16}, Variant{"marching chunk 32", "marching", 32},
-        Variant{"marching chunk 64", "marching", 64},
+        Variant{"rows (CPU; GPU: auto)", "rows", 0}, Variant{"marching chunk 16", "marching", 16},
+        Variant{"marching chunk 32", "marching", 32}, Variant{"marching chunk 64", "marching", 64},
         Variant{"marching chunk 128", "marching", 128}}) {
     io::json c = config;
     c["diffusion"]["kernel"] = v.kernel;
