@@ -222,15 +222,7 @@ real max_abs_residual_rows(const Coefficients& co, const View& H, const View& H_
                                      const View&, const Region&);                                \
   template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,     \
                                               const Region&);
-STAGHORN_DIFFUSION_ROWS(1, -1)
-STAGHORN_DIFFUSION_ROWS(1, 0)
-STAGHORN_DIFFUSION_ROWS(1, 3)
-STAGHORN_DIFFUSION_ROWS(2, -1)
-STAGHORN_DIFFUSION_ROWS(2, 0)
-STAGHORN_DIFFUSION_ROWS(2, 3)
-STAGHORN_DIFFUSION_ROWS(3, -1)
-STAGHORN_DIFFUSION_ROWS(3, 0)
-STAGHORN_DIFFUSION_ROWS(3, 3)
+STAGHORN_DIFFUSION_ROWS_EACH(STAGHORN_DIFFUSION_ROWS)
 #undef STAGHORN_DIFFUSION_ROWS
 
 }  // namespace staghorn::diffusion

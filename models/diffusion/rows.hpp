@@ -32,20 +32,16 @@ template <int Dim, int N>
 real max_abs_residual_rows(const Coefficients& co, const View& H, const View& H_old,
                            const Region& r);
 
+// The (dimension, exponent) pairs compiled: declared here, instantiated in rows.cpp.
+#define STAGHORN_DIFFUSION_ROWS_EACH(X) \
+  X(1, -1) X(1, 0) X(1, 3) X(2, -1) X(2, 0) X(2, 3) X(3, -1) X(3, 0) X(3, 3)
+
 #define STAGHORN_DIFFUSION_ROWS(Dim, N)                                                    \
   extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
                                             const View&, const View&, const Region&);      \
   extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,     \
                                                      const View&, const Region&);
-STAGHORN_DIFFUSION_ROWS(1, -1)
-STAGHORN_DIFFUSION_ROWS(1, 0)
-STAGHORN_DIFFUSION_ROWS(1, 3)
-STAGHORN_DIFFUSION_ROWS(2, -1)
-STAGHORN_DIFFUSION_ROWS(2, 0)
-STAGHORN_DIFFUSION_ROWS(2, 3)
-STAGHORN_DIFFUSION_ROWS(3, -1)
-STAGHORN_DIFFUSION_ROWS(3, 0)
-STAGHORN_DIFFUSION_ROWS(3, 3)
+STAGHORN_DIFFUSION_ROWS_EACH(STAGHORN_DIFFUSION_ROWS)
 #undef STAGHORN_DIFFUSION_ROWS
 
 }  // namespace staghorn::diffusion
