@@ -2,35 +2,15 @@
 // the OpenMP split.
 #include "models/diffusion/rows.hpp"
 
-#include <omp.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "core/host_rows.hpp"
+
 namespace staghorn::diffusion {
 namespace {
-
-// The loops along a row inline what they call: a call left in a loop keeps it scalar.
-#if defined(__GNUC__)
-#define SH_ROW_LOOP __attribute__((flatten))
-#else
-#define SH_ROW_LOOP
-#endif
-
-#if defined(__GNUC__)
-#define SH_NOINLINE __attribute__((noinline))
-#else
-#define SH_NOINLINE
-#endif
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#define SH_ROW_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
-#else
-#define SH_ROW_CLONES SH_ROW_LOOP
-#endif
 
 // The four fields of an iteration (one layout: one offset addresses a cell in each).
 struct Fields {
@@ -39,8 +19,8 @@ struct Fields {
 
 // out[x] = flux across the face between lo[x] and hi[x], x < n.
 template <int N>
-SH_ROW_LOOP void face_fluxes(const Material& mat, const real* lo, const real* hi, real rd, int n,
-                             real* out) {
+SH_HOST_FLATTEN void face_fluxes(const Material& mat, const real* lo, const real* hi, real rd,
+                                 int n, real* out) {
   const Material m = mat;
 #pragma omp simd
   for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], rd);
@@ -48,8 +28,8 @@ SH_ROW_LOOP void face_fluxes(const Material& mat, const real* lo, const real* hi
 
 // Row (j, k) again by the generic kernel, from dHdtau's values before the row's first pass.
 template <int Dim, int N>
-SH_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, int j, int k, int n,
-                          const real* v_in) {
+SH_HOST_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, int j, int k, int n,
+                               const real* v_in) {
   const Iteration<Dim, N> it{co, f.H, f.H_old, f.H_new, f.dHdtau};
   real* v = f.dHdtau.p + f.H.offset(i0, j, k);
   for (int x = 0; x < n; ++x) v[x] = v_in[x];
@@ -60,11 +40,10 @@ SH_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, int j
 // fluxes, replaced by its north and top ones for the next row and plane; fx and v_in are scratch
 // rows of n + 1 and n values. The pseudo-steps skip pt::optimal_step's large-a branch; a row where
 // some cell needs it is done again by the generic kernel, from dHdtau's values kept in v_in.
-// Compiled for AVX-512, AVX2 and the x86-64 baseline, chosen on the running CPU at the first call
-// (an ifunc): 8, 4 or 2 cells per vector instruction, the same bits (no FMA contraction).
+// Compiled for AVX-512, AVX2 and the baseline (SH_HOST_CLONES): 8, 4 or 2 cells per vector.
 template <int Dim, int N>
-SH_ROW_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, int j, int k, int n,
-                       real* fs, real* fb, real* fx, real* v_in) {
+SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, int j, int k, int n,
+                        real* fs, real* fb, real* fx, real* v_in) {
   const Coefficients co = coef;
   const Fields f = fields;
   const View h = f.H;
@@ -100,8 +79,8 @@ SH_ROW_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, i
 // (AbsResidual); nan set where some |R| is NaN (then the lanes' maxima mean nothing). The maximum
 // of the other values does not depend on the order they are met in: the generic reduction's bits.
 template <int Dim, int N>
-SH_ROW_CLONES real row_max_abs_residual(const Coefficients& coef, const View& H, const View& H_old,
-                                        std::ptrdiff_t o, int n, int& nan) {
+SH_HOST_CLONES real row_max_abs_residual(const Coefficients& coef, const View& H, const View& H_old,
+                                         std::ptrdiff_t o, int n, int& nan) {
   const Coefficients co = coef;
   const View h = H;
   const real* old = H_old.p + o;
@@ -148,11 +127,7 @@ void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j
 // the core's L2 (the rest: the streams of H_old, dHdtau and H_new), so that a value of H comes
 // from L3 or memory once per iteration. At least 2 rows, at most 64.
 inline int tile_rows(int n) {
-  static const long l2 = [] {
-    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
-  }();
-  return std::clamp(static_cast<int>(0.5 * l2 / (4.0 * n * sizeof(real))), 2, 64);
+  return std::clamp(static_cast<int>(0.5 * l2_cache_bytes() / (4.0 * n * sizeof(real))), 2, 64);
 }
 
 // Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
@@ -192,14 +167,8 @@ void iterate_rows(const Coefficients& co, const View& H, const View& H_old, cons
   if (r.empty()) return;
   const Fields f{H, H_old, H_new, dHdtau};
   const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
-#pragma omp parallel
-  {
-    // libgomp's schedule(static) split: contiguous, the first rows % threads one row longer.
-    const long long t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const long long each = rows / nt, extra = rows % nt;
-    const long long q0 = t * each + std::min(t, extra);
-    thread_rows<Dim, N>(co, f, r, q0, q0 + each + (t < extra));
-  }
+  for_each_thread_rows(rows,
+                       [&](long long q0, long long q1) { thread_rows<Dim, N>(co, f, r, q0, q1); });
 }
 
 template <int Dim, int N>

@@ -2,13 +2,11 @@
 // OpenMP loop over rows.
 #include "models/mhd/pencil.hpp"
 
-#include <omp.h>
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "core/dispatch.hpp"
 #include "core/geometry.hpp"
+#include "core/host_rows.hpp"
 #include "models/mhd/kernels.hpp"
 
 namespace staghorn::mhd {
@@ -16,18 +14,8 @@ namespace pencil {
 
 constexpr int kWidth = 32;  // cells per segment: a Row of ~15 KB stays in L1
 
-// The loops over cells inline everything they call (gcc's inliner otherwise stops short of the
-// ~40 derivatives per cell, and a call in the loop keeps it from being vectorised).
-#if defined(__GNUC__)
-#define SH_FLATTEN __attribute__((flatten))
-#else
-#define SH_FLATTEN
-#endif
-#if defined(__GNUC__) && defined(__x86_64__)
-#define SH_PENCIL_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
-#else
-#define SH_PENCIL_CLONES SH_FLATTEN
-#endif
+// The loops over cells inline everything they call (SH_HOST_FLATTEN, SH_HOST_CLONES of
+// core/host_rows.hpp: gcc's inliner otherwise stops short of the ~40 derivatives per cell).
 
 // A vector field's derivatives (VectorDerivatives) over a segment.
 struct VectorRow {
@@ -101,7 +89,7 @@ inline Local get(const Row& r, int x) {
 
 // Step 1 for variable V over the n cells from p (the segment's first cell).
 template <int Order, bool Entropy, int V>
-SH_FLATTEN inline void gather_row(const real* p, const Axes& axes, int n, Row& r) {
+SH_HOST_FLATTEN inline void gather_row(const real* p, const Axes& axes, int n, Row& r) {
   const Axes ax = axes;  // a copy the stores to r cannot alias: strides and weights stay put
 #pragma GCC ivdep
   for (int x = 0; x < n; ++x) {
@@ -121,7 +109,8 @@ inline void gather_all(const StageArgs& a, std::ptrdiff_t o, int n, Row& r,
 // arguments here (a's copy holds them as constants): a branch in the loop keeps it from being
 // vectorised.
 template <bool Entropy, int Vars_, bool ReadW, bool WriteW, bool Kinematic>
-SH_FLATTEN inline void update_row(const StageArgs& args, std::ptrdiff_t o, int n, const Row& r) {
+SH_HOST_FLATTEN inline void update_row(const StageArgs& args, std::ptrdiff_t o, int n,
+                                       const Row& r) {
   StageArgs a = args;
   a.read_w = ReadW, a.write_w = WriteW, a.kinematic = Kinematic;
 #pragma GCC ivdep
@@ -165,7 +154,7 @@ inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
 // 4 or 2 cells per vector instruction, and the same bits, since the clones differ only in the
 // vectors' width (pencil.cpp is compiled without FMA contraction: model.cmake).
 template <int Order, bool Entropy>
-SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int3 wrap) {
+SH_HOST_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int3 wrap) {
   constexpr int kVars = Substep<Order, Entropy>::kVars;
   Row buffers;
   for (int i = r.lo.x; i < r.hi.x; i += kWidth)
@@ -184,12 +173,8 @@ SH_PENCIL_CLONES void row(const StageArgs& a, const Region& r, int j, int k, Int
 // the stores to out and w, the Row), so that each value comes from L3 or memory once per stage
 // and its other 2R reads hit L2. At least 2 rows, at most 64.
 inline int tile_rows(const StageArgs& a, int vars, int R) {
-  static const long l2 = [] {
-    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
-  }();
   const double plane_row = double(a.shape.sy) * sizeof(real) * vars * (2 * R + 1);
-  return std::clamp(static_cast<int>(0.5 * l2 / plane_row) - 2 * R, 2, 64);
+  return std::clamp(static_cast<int>(0.5 * l2_cache_bytes() / plane_row) - 2 * R, 2, 64);
 }
 
 // Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
@@ -221,14 +206,8 @@ template <int Order, bool Entropy>
 void run_pencils(const StageArgs& a, const Region& r, Int3 wrap) {
   if (r.empty()) return;
   const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
-#pragma omp parallel
-  {
-    // libgomp's schedule(static) split: contiguous, the first rows % threads one row longer.
-    const long long t = omp_get_thread_num(), n = omp_get_num_threads();
-    const long long each = rows / n, extra = rows % n;
-    const long long q0 = t * each + std::min(t, extra);
-    pencil::rows<Order, Entropy>(a, r, q0, q0 + each + (t < extra), wrap);
-  }
+  for_each_thread_rows(
+      rows, [&](long long q0, long long q1) { pencil::rows<Order, Entropy>(a, r, q0, q1, wrap); });
 }
 
 template void run_pencils<2, false>(const StageArgs&, const Region&, Int3);

@@ -2,27 +2,14 @@
 // region's rows into tiles.
 #include "models/stokes/march.hpp"
 
-#include <omp.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <utility>
 #include <vector>
 
+#include "core/host_rows.hpp"
+
 namespace staghorn::stokes {
 namespace march {
-
-// The plane functions inline every loop and operator they call (a call in a loop keeps it from
-// being vectorised). Compiled three times, with AVX-512, with AVX2 and for the build's baseline,
-// and chosen on the running CPU at the first call (an ifunc): the clones differ only in the
-// vectors' width, and no FMA is contracted (-ffp-contract=off), so they give the same bits.
-#if defined(__GNUC__) && defined(__x86_64__)
-#define SH_MARCH_CLONES __attribute__((flatten, target_clones("avx512f", "avx2", "default")))
-#elif defined(__GNUC__)
-#define SH_MARCH_CLONES __attribute__((flatten))
-#else
-#define SH_MARCH_CLONES
-#endif
 
 // The values a tile keeps, each in a plane of rows: the tile's rows j0 .. j1 - 1 and one rim row
 // on either side (row 0: j0 - 1), each of n + 2 cells (x = -1: the rim cell west of the region).
@@ -175,9 +162,11 @@ inline void z_edges(const Pseudo<3>& ps, const State& out, const Tile& t, int k,
   edges<kYz, false>(ps, out, ps.s.P.offset(t.r.lo.x, t.j1, k), n, b.row(yz, t.jj(t.j1)));
 }
 
+// The plane functions inline every loop and operator they call, compiled for AVX-512, AVX2 and
+// the baseline (SH_HOST_CLONES) with the same bits.
 // Before the tile's first plane ka: the total szz of plane ka - 1 and the shear stresses tau_xz,
 // tau_yz of plane ka (stored: the tile's own).
-SH_MARCH_CLONES void prologue(const Pseudo<3>& ps, const State& out, const Tile& t, Buffers& b) {
+SH_HOST_CLONES void prologue(const Pseudo<3>& ps, const State& out, const Tile& t, Buffers& b) {
   const int n = t.n(), k = t.ka;
   for (int j = t.j0; j < t.j1; ++j) {
     const int jj = t.jj(j);
@@ -189,8 +178,7 @@ SH_MARCH_CLONES void prologue(const Pseudo<3>& ps, const State& out, const Tile&
 }
 
 // Plane k of the tile (march.hpp, steps 1-3).
-SH_MARCH_CLONES void plane(const Pseudo<3>& ps, const State& out, const Tile& t, int k,
-                           Buffers& b) {
+SH_HOST_CLONES void plane(const Pseudo<3>& ps, const State& out, const Tile& t, int k, Buffers& b) {
   const int n = t.n(), i0 = t.r.lo.x;
   const Params& c = ps.c;
   auto at = [&](int j, int kk) { return ps.s.P.offset(i0, j, kk); };
@@ -237,12 +225,8 @@ void run_tile(const Pseudo<3>& ps, const State& out, const Tile& t, Buffers& b) 
 // values, read again at the next plane, come from L2. The rims cost two rows of recomputed
 // stresses per tile: at least 8 rows, at most 64.
 int tile_rows(int n) {
-  static const long l2 = [] {
-    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return b > 0 ? b : 1L << 20;  // unknown (some virtual machines): 1 MiB
-  }();
   const double row = double(n + 2) * sizeof(real) * (2 * 13 + 10 + 9);
-  return std::clamp(static_cast<int>(0.5 * l2 / row), 8, 64);
+  return std::clamp(static_cast<int>(0.5 * l2_cache_bytes() / row), 8, 64);
 }
 
 // Rows ja .. jb - 1 of planes ka .. ke - 1, tile by tile.
@@ -281,14 +265,8 @@ void run_march(const Pseudo<3>& ps, const State& out, const Region& r, int tile_
   if (r.empty()) return;
   const int ty = tile_rows > 0 ? tile_rows : march::tile_rows(r.hi.x - r.lo.x);
   const long long rows = static_cast<long long>(r.hi.y - r.lo.y) * (r.hi.z - r.lo.z);
-#pragma omp parallel
-  {
-    // libgomp's schedule(static) split: contiguous, the first rows % threads one row longer.
-    const long long t = omp_get_thread_num(), n = omp_get_num_threads();
-    const long long each = rows / n, extra = rows % n;
-    const long long q0 = t * each + std::min(t, extra);
-    march::run_rows(ps, out, r, q0, q0 + each + (t < extra), ty);
-  }
+  for_each_thread_rows(
+      rows, [&](long long q0, long long q1) { march::run_rows(ps, out, r, q0, q1, ty); });
 }
 
 }  // namespace staghorn::stokes
