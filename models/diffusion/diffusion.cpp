@@ -2,12 +2,25 @@
 
 #include <cmath>
 
+#include "core/dispatch.hpp"
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "models/diffusion/rows.hpp"
 
 namespace staghorn::diffusion {
+namespace {
+
+// Calls f with the exponent compiled in where it is one of the commonest (0, 3), else with -1
+// (read at run time): fewer instructions on the GPU, row loops without pow on the CPU, same bits.
+template <class F>
+decltype(auto) with_exponent(int n_int, F&& f) {
+  if (n_int == 0) return f(Constant<0>{});
+  if (n_int == 3) return f(Constant<3>{});
+  return f(Constant<-1>{});
+}
+
+}  // namespace
 
 Diffusion::Diffusion(const ModelContext& ctx) : Diffusion(ctx, Options::from(ctx.config)) {}
 
@@ -75,26 +88,16 @@ void Diffusion::retry(real factor) {
 template <int Dim>
 void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lane) {
   const View H = H_.view(), Ho = H_old_.view(), Hn = H_new_.view(), V = dHdtau_.view();
-  if (kernel == Kernel::rows) {
-    // The CPU's row kernel, with the commonest exponents compiled in as below.
-    if (mat_.n_int == 0) return iterate_rows<Dim, 0>(co, H, Ho, Hn, V, r);
-    if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, H, Ho, Hn, V, r);
-    return iterate_rows<Dim, -1>(co, H, Ho, Hn, V, r);
-  }
-  if (kernel == Kernel::marching) {
-    for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
-  } else if (kernel == Kernel::pairs) {
-    // The GPU's hot path: the commonest exponents compiled in (fewer instructions, same bits).
-    r.lo.x /= 2, r.hi.x /= 2;
-    if (mat_.n_int == 0) return for_each(ex_, r, lane, PairIteration<Dim, 0>{co, H, Ho, Hn, V});
-    if (mat_.n_int == 3) return for_each(ex_, r, lane, PairIteration<Dim, 3>{co, H, Ho, Hn, V});
-    for_each(ex_, r, lane, PairIteration<Dim>{co, H, Ho, Hn, V});
-  } else {
-    // The commonest exponents compiled in here too: the CPU's row loops vectorise without pow.
-    if (mat_.n_int == 0) return for_each(ex_, r, lane, Iteration<Dim, 0>{co, H, Ho, Hn, V});
-    if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, H, Ho, Hn, V});
-    for_each(ex_, r, lane, Iteration<Dim>{co, H, Ho, Hn, V});
-  }
+  if (kernel == Kernel::marching)
+    return for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
+  if (kernel == Kernel::pairs) r.lo.x /= 2, r.hi.x /= 2;  // two cells along x per thread
+  with_exponent(mat_.n_int, [&](auto n) {
+    constexpr int N = decltype(n)::value;
+    if (kernel == Kernel::rows) return iterate_rows<Dim, N>(co, H, Ho, Hn, V, r);
+    if (kernel == Kernel::pairs)
+      return for_each(ex_, r, lane, PairIteration<Dim, N>{co, H, Ho, Hn, V});
+    for_each(ex_, r, lane, Iteration<Dim, N>{co, H, Ho, Hn, V});
+  });
 }
 
 template <int Dim>
@@ -127,9 +130,9 @@ real Diffusion::local_residual() const {
   if (kernel_for(Dim) == Kernel::rows) {  // the CPU: vectorised rows, the exponent compiled in
     const Coefficients co = coefficients();
     const View H = H_.view(), Ho = H_old_.view();
-    if (mat_.n_int == 0) return max_abs_residual_rows<Dim, 0>(co, H, Ho, in);
-    if (mat_.n_int == 3) return max_abs_residual_rows<Dim, 3>(co, H, Ho, in);
-    return max_abs_residual_rows<Dim, -1>(co, H, Ho, in);
+    return with_exponent(mat_.n_int, [&](auto n) {
+      return max_abs_residual_rows<Dim, decltype(n)::value>(co, H, Ho, in);
+    });
   }
   return reduce(ex_, in, MaxOp{}, AbsResidual<Dim>{coefficients(), H_.view(), H_old_.view()});
 }
