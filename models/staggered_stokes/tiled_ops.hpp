@@ -130,15 +130,30 @@ __device__ inline void new_face_velocities(const Params& c, int t, const FaceStr
                                            const CellPlane& density, const CellPlane& inv,
                                            const bool wall[3], real v[3]) {
   const real* const d = density.plane;
-  real Rx = (s.sxx[t] - s.sxx[t - 1]) * c.rdx + c.g[0] * (real(0.5) * (d[t - 1] + density.here));
-  Rx += (s.txy[t + TX] - s.txy[t]) * c.rdy;
-  Rx += (s.txz1 - s.txz0) * c.rdz;
-  real Ry = (s.syy[t] - s.syy[t - TX]) * c.rdy + (s.txy[t + 1] - s.txy[t]) * c.rdx +
-            c.g[1] * (real(0.5) * (d[t - TX] + density.here));
-  Ry += (s.tyz1 - s.tyz0) * c.rdz;
-  const real Rz = (s.szz - s.szz_below) * c.rdz + (s.txz[t + 1] - s.txz[t]) * c.rdx +
-                  (s.tyz[t + TX] - s.tyz[t]) * c.rdy +
-                  c.g[2] * (real(0.5) * (density.below + density.here));
+  const real Rx = momentum_x_of<3>(c, [&](int term, int high) {
+    switch (term) {
+      case kNormal: return s.sxx[t - 1 + high];
+      case kShear1: return s.txy[t + high * TX];
+      case kShear2: return high ? s.txz1 : s.txz0;
+      default: return high ? density.here : d[t - 1];
+    }
+  });
+  const real Ry = momentum_y_of<3>(c, [&](int term, int high) {
+    switch (term) {
+      case kNormal: return s.syy[t - TX + high * TX];
+      case kShear1: return s.txy[t + high];
+      case kShear2: return high ? s.tyz1 : s.tyz0;
+      default: return high ? density.here : d[t - TX];
+    }
+  });
+  const real Rz = momentum_z_of(c, [&](int term, int high) {
+    switch (term) {
+      case kNormal: return high ? s.szz : s.szz_below;
+      case kShear1: return s.txz[t + high];
+      case kShear2: return s.tyz[t + high * TX];
+      default: return high ? density.here : density.below;
+    }
+  });
   v[0] += wall[0] ? 0 : c.vdt * fmin(inv.here, inv.plane[t - 1]) * Rx;
   v[1] += wall[1] ? 0 : c.vdt * fmin(inv.here, inv.plane[t - TX]) * Ry;
   v[2] += wall[2] ? 0 : c.vdt * fmin(inv.here, inv.below) * Rz;

@@ -134,9 +134,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real mm = col.load(a.mu_max, q);
       const real g = c.gdt * mm;
       const real Pn = col.load(a.P, q) - c.r * g * e.div;
-      const real ezz = e.ezz - e.div / 3;
+      const real ezz = e.ezz - divide(e.div, real(3));
       szz_prev = relaxed(col.load(a.Tzz, q), g, mum, ezz) - Pn;
-      inv_prev = real(1) / mm;
+      inv_prev = divide(real(1), mm);
       rho_prev = col.load(a.rho, q);
     }
     __syncthreads();
@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     const real P = now.P, Txx = now.Txx, Tyy = now.Tyy, Tzz = now.Tzz, Txy = now.Txy;
     const real mm = now.mm, rho = now.rho, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
     const real mu1 = now.mu1;
-    const real inv = real(1) / mm;
+    const real inv = divide(real(1), mm);
     sVx[t] = vx0;
     sVy[t] = vy0;
     sVz1[t] = vz1;
@@ -183,9 +183,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real g = c.gdt * mm;
       const real Pn = P - c.r * g * e.div;
       const real f = relax_factor(g, mu0);
-      const real Txxn = relaxed_by(f, Txx, g, e.exx - e.div / 3);
-      const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - e.div / 3);
-      const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - e.div / 3);
+      const real third = divide(e.div, real(3));
+      const real Txxn = relaxed_by(f, Txx, g, e.exx - third);
+      const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - third);
+      const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - third);
       sSxx[t] = Txxn - Pn;
       sSyy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
