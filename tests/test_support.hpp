@@ -26,15 +26,17 @@ inline std::string gather_text(const Comm& comm, const std::string& local) {
   return out;
 }
 
-// Interior values of a field on this rank, x fastest.
-inline std::vector<real> interior_values(const Field& f) {
+// Interior values of a field on this rank, x fastest; with_high_faces: also the layer at index n
+// along each axis (the closing faces and edges of the high walls of a staggered field).
+inline std::vector<real> interior_values(const Field& f, bool with_high_faces = false) {
   const std::vector<real> all = f.to_host();
   const Layout& l = f.layout();
+  const int e = with_high_faces ? 1 : 0;
   std::vector<real> out;
-  out.reserve(static_cast<std::size_t>(l.n.x) * l.n.y * l.n.z);
-  for (int k = 0; k < l.n.z; ++k)
-    for (int j = 0; j < l.n.y; ++j)
-      for (int i = 0; i < l.n.x; ++i) out.push_back(all[l.index(i, j, k)]);
+  out.reserve(static_cast<std::size_t>(l.n.x + e) * (l.n.y + e) * (l.n.z + e));
+  for (int k = 0; k < l.n.z + e; ++k)
+    for (int j = 0; j < l.n.y + e; ++j)
+      for (int i = 0; i < l.n.x + e; ++i) out.push_back(all[l.index(i, j, k)]);
   return out;
 }
 

@@ -34,11 +34,8 @@ namespace tiled {
 constexpr int kTX = kTiledShapes[0].tx, kTY = kTiledShapes[0].ty;
 constexpr int kMinBlocks = kTiledShapes[0].blocks;
 constexpr int kChunk = kTiledShapes[0].chunk;
-constexpr int kPlanes = 19;  // shared planes of TX x TY values
-
-inline constexpr std::size_t shared_bytes(int tx, int ty) {
-  return std::size_t(kPlanes) * tx * ty * sizeof(real);
-}
+// Shared planes: the solid's and two of its own (pf, permeability).
+using Planes = stokes::tiled::SharedPlanes<2>;
 
 // Raw pointers of one iteration, all with the same offsets: the old state and what the
 // iteration reads besides, then the new values (dPf is read and updated in place).
@@ -96,20 +93,9 @@ template <int TX, int TY, int MinBlocks, bool Elastic, bool Fused>
 __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
-  // Planes written while the previous plane's may still be read are kept by parity (k & 1).
-  real* const sVx = smem;            // Vx at k
-  real* const sVy = smem + N;        // Vy at k
-  real* const sVz1 = smem + 2 * N;   // Vz at k + 1
-  real* const sMu = smem + 3 * N;    // mu at k, k + 1
-  real* const sInv = smem + 5 * N;   // 1 / mu_max at k (and k - 1)
-  real* const sExc = smem + 7 * N;   // porosity excess at k (and k - 1): the buoyancy
-  real* const sPf = smem + 9 * N;    // pf at k
-  real* const sKp = smem + 10 * N;   // permeability at k
-  real* const sSxx = smem + 11 * N;  // new tau_xx - p at k
-  real* const sSyy = smem + 12 * N;  // new tau_yy - p at k
-  real* const sTxy = smem + 13 * N;  // new tau_xy at k
-  real* const sTxz = smem + 14 * N;  // new tau_xz at k, k + 1
-  real* const sTyz = smem + 16 * N;  // new tau_yz at k, k + 1
+  const Planes sp(smem, N);
+  real* const sPf = sp.own;      // pf at k
+  real* const sKp = sp.own + N;  // permeability at k
   const Constants& K = a.k;
   const stokes::Params& c = K.sp;
   const real el = K.elastic;
@@ -145,20 +131,20 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   // Kinematics, relaxed with the old stresses).
   auto edges_z = [&](real vx0, real vx1, real vy0, real vy1, real vz1, real txz_old, real tyz_old,
                      real txz_start, real tyz_start, real& txz, real& tyz, int buffer) {
-    const real* const sMu0 = sMu + (buffer ^ 1) * N;
-    const real* const sMu1 = sMu + buffer * N;
+    const real* const sMu0 = sp.mu + (buffer ^ 1) * N;
+    const real* const sMu1 = sp.mu + buffer * N;
     using stokes::with_old_stress;
     if (tx >= 1) {
-      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sVz1[t - 1], c.rdx);
+      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sp.Vz1[t - 1], c.rdx);
       txz = edge_stress(c, txz_old, with_old_stress(e, el, txz_start), sMu1[t], sMu1[t - 1],
                         sMu0[t], sMu0[t - 1]);
-      sTxz[buffer * N + t] = txz;
+      sp.Txz[buffer * N + t] = txz;
     }
     if (ty >= 1) {
-      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sVz1[t - TX], c.rdy);
+      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sp.Vz1[t - TX], c.rdy);
       tyz = edge_stress(c, tyz_old, with_old_stress(e, el, tyz_start), sMu1[t], sMu1[t - TX],
                         sMu0[t], sMu0[t - TX]);
-      sTyz[buffer * N + t] = tyz;
+      sp.Tyz[buffer * N + t] = tyz;
     }
   };
 
@@ -184,18 +170,18 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       exc_prev = porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev).exc;
     kp_prev = perm(exc_prev);
     kp0 = perm(exc0);
-    sVz1[t] = vz0;
-    sMu[(kb & 1) * N + t] = col.load(a.mu, o);
-    sMu[((kb & 1) ^ 1) * N + t] = mum;
-    sVx[t] = vxm;
-    sVy[t] = vym;
+    sp.Vz1[t] = vz0;
+    sp.mu[(kb & 1) * N + t] = col.load(a.mu, o);
+    sp.mu[((kb & 1) ^ 1) * N + t] = mum;
+    sp.Vx[t] = vxm;
+    sp.Vy[t] = vym;
     __syncthreads();
     edges_z(vxm, vx0, vym, vy0, vz0, col.load(a.Txz, o), col.load(a.Tyz, o), ld_old(a.Txz_o, o),
             ld_old(a.Tyz_o, o), txz0, tyz0, kb & 1);
     col.store_z_edges(a, o, kb, txz0, tyz0);
     if (tile) {
       const stokes::tiled::CellStrain st = stokes::tiled::cell_strain(
-          c, sVx[t + 1] - vxm, sVy[t + TX] - vym, vz0 - col.load(a.Vz, q));
+          c, sp.Vx[t + 1] - vxm, sp.Vy[t + TX] - vym, vz0 - col.load(a.Vz, q));
       const real mm_prev = col.load(a.mu_max, q), P_prev = col.load(a.P, q),
                  phi_old_prev = col.load(a.phi_old, q);
       inv_prev = divide(1, mm_prev);
@@ -259,23 +245,23 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     const real exc1 = Fused ? cell1.exc : now.exc1;
     const real kp1 = perm(exc1), inv = divide(1, mm);
-    sVx[t] = vx0;
-    sVy[t] = vy0;
-    sVz1[t] = vz1;
-    sMu[b1 * N + t] = now.mu1;
-    sInv[b0 * N + t] = inv;
-    sExc[b0 * N + t] = exc0;
+    sp.Vx[t] = vx0;
+    sp.Vy[t] = vy0;
+    sp.Vz1[t] = vz1;
+    sp.mu[b1 * N + t] = now.mu1;
+    sp.inv[b0 * N + t] = inv;
+    sp.density[b0 * N + t] = exc0;
     sPf[t] = pf0;
     sKp[t] = kp0;
     __syncthreads();
-    const real* const sMu0 = sMu + b0 * N;
+    const real* const sMu0 = sp.mu + b0 * N;
     const real mu0 = sMu0[t];
 
     // p and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
     real szz = 0;
     if (cell_needed) {
       const stokes::tiled::CellStrain st =
-          stokes::tiled::cell_strain(c, sVx[t + 1] - vx0, sVy[t + TX] - vy0, vz1 - vz0);
+          stokes::tiled::cell_strain(c, sp.Vx[t + 1] - vx0, sp.Vy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm, f = relax_factor(g, mu0);
       const Compaction cmp =
           Fused ? cell0.cmp : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
@@ -285,8 +271,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(st.exx - div3, el, now.Txx_o));
       const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(st.eyy - div3, el, now.Tyy_o));
       const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(st.ezz - div3, el, now.Tzz_o));
-      sSxx[t] = Txxn - Pn;
-      sSyy[t] = Tyyn - Pn;
+      sp.Sxx[t] = Txxn - Pn;
+      sp.Syy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
       if (tile) {
         a.oP[o] = Pn, a.oTxx[o] = Txxn, a.oTyy[o] = Tyyn, a.oTzz[o] = Tzzn;
@@ -301,10 +287,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     }
     // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
     if (tx >= 1 && ty >= 1) {
-      const real e = edge_strain(vx0 - sVx[t - TX], c.rdy, vy0 - sVy[t - 1], c.rdx);
+      const real e = edge_strain(vx0 - sp.Vx[t - TX], c.rdy, vy0 - sp.Vy[t - 1], c.rdx);
       const real txy = edge_stress(c, now.Txy, stokes::with_old_stress(e, el, now.Txy_o), sMu0[t],
                                    sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      sTxy[t] = txy;
+      sp.Txy[t] = txy;
       if (store_xy) a.oTxy[o] = txy;
     }
     real txz1 = 0, tyz1 = 0;
@@ -315,12 +301,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     // The tile's face velocities (stokes::momentum_x/y/z with the new stresses; the buoyancy's
     // "density" is the porosity excess, as buoyant() hands it to the generic kernel).
     if (tile) {
-      const stokes::tiled::FaceStresses fs{sSxx,     sSyy, sTxy, sTxz + b0 * N, sTyz + b0 * N, szz,
-                                           szz_prev, txz0, txz1, tyz0,          tyz1};
+      const stokes::tiled::FaceStresses fs{
+          sp.Sxx, sp.Syy, sp.Txy, sp.Txz + b0 * N, sp.Tyz + b0 * N, szz, szz_prev, txz0,
+          txz1,   tyz0,   tyz1};
       const bool wall[3] = {i == 0 && c.wall_lo[0], j == 0 && c.wall_lo[1], k == 0 && c.wall_lo[2]};
       real v[3] = {vx0, vy0, vz0};
-      stokes::tiled::new_face_velocities<TX>(c, t, fs, {sExc + b0 * N, exc0, exc_prev},
-                                             {sInv + b0 * N, inv, inv_prev}, wall, v);
+      stokes::tiled::new_face_velocities<TX>(c, t, fs, {sp.density + b0 * N, exc0, exc_prev},
+                                             {sp.inv + b0 * N, inv, inv_prev}, wall, v);
       a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
@@ -338,7 +325,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
                   int chunk = tiled::kChunk) {
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
-  const std::size_t bytes = tiled::shared_bytes(TX, TY);
+  const std::size_t bytes = tiled::Planes::bytes(TX * TY);
   const dim3 block(TX, TY, 1);
   const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
   auto launch = [&](auto kernel) {

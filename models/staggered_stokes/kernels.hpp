@@ -27,7 +27,7 @@ struct Params {
   real g[3] = {0, 0, 0};           // gravity
   // Switches as int, not bool: GCC unswitches the CPU's row loops on them and vectorises each
   // version, which it does not for a loop-invariant bool.
-  int harmonic = 0;            // harmonic (else arithmetic) viscosity average on edges
+  int harmonic = 0;  // harmonic (else arithmetic) viscosity average on edges
   // The least viscosity a pseudo-step is taken from (docs/models/stokes.md, "Pseudo-step
   // viscosity"): 0 lets each point use its own neighbourhood's largest.
   real mu_floor = 0;
@@ -191,10 +191,14 @@ template <int Dim, class S>
 SH_HD real momentum_x(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
   return momentum_x_of<Dim>(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return s.sxx(o - 1 + high);
-      case kShear1: return s.txy(o + high * sy);
-      case kShear2: return s.txz(o + high * sz);
-      default: return m.rho.p[o - 1 + high];
+      case kNormal:
+        return s.sxx(o - 1 + high);
+      case kShear1:
+        return s.txy(o + high * sy);
+      case kShear2:
+        return s.txz(o + high * sz);
+      default:
+        return m.rho.p[o - 1 + high];
     }
   });
 }
@@ -202,10 +206,14 @@ template <int Dim, class S>
 SH_HD real momentum_y(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
   return momentum_y_of<Dim>(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return s.syy(o - sy + high * sy);
-      case kShear1: return s.txy(o + high);
-      case kShear2: return s.tyz(o + high * sz);
-      default: return m.rho.p[o - m.rho.sy + high * m.rho.sy];
+      case kNormal:
+        return s.syy(o - sy + high * sy);
+      case kShear1:
+        return s.txy(o + high);
+      case kShear2:
+        return s.tyz(o + high * sz);
+      default:
+        return m.rho.p[o - m.rho.sy + high * m.rho.sy];
     }
   });
 }
@@ -213,10 +221,14 @@ template <int Dim, class S>
 SH_HD real momentum_z(const S& s, const Params& c, const Material& m, Off o, Off sy, Off sz) {
   return momentum_z_of(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return s.szz(o - sz + high * sz);
-      case kShear1: return s.txz(o + high);
-      case kShear2: return s.tyz(o + high * sy);
-      default: return m.rho.p[o - m.rho.sz + high * m.rho.sz];
+      case kNormal:
+        return s.szz(o - sz + high * sz);
+      case kShear1:
+        return s.txz(o + high);
+      case kShear2:
+        return s.tyz(o + high * sy);
+      default:
+        return m.rho.p[o - m.rho.sz + high * m.rho.sz];
     }
   });
 }

@@ -9,6 +9,38 @@
 
 namespace staghorn::stokes::tiled {
 
+// The shared memory of a tiled kernel, as planes of one value per thread of a block of n
+// threads. Planes written while the previous plane's may still be read come in pairs, by the
+// parity of the plane k (k & 1). `Own` planes of a model (the coupled variant's fluid pressure and
+// permeability) sit between the solid's inputs and its new stresses.
+template <int Own>
+struct SharedPlanes {
+  static constexpr int kCount = 16 + Own;
+  static constexpr std::size_t bytes(int n) { return std::size_t(kCount) * n * sizeof(real); }
+  real *Vx, *Vy;    // the velocities at k
+  real* Vz1;        // Vz at k + 1
+  real* mu;         // mu at k, k + 1 (a pair)
+  real* inv;        // 1 / mu_max at k, k - 1 (a pair)
+  real* density;    // the buoyancy's density (rho, or the porosity excess) at k, k - 1 (a pair)
+  real* own;        // the model's own Own planes
+  real *Sxx, *Syy;  // the new total normal stresses tau_xx - p, tau_yy - p at k
+  real* Txy;        // the new tau_xy at k
+  real *Txz, *Tyz;  // the new tau_xz, tau_yz at k, k + 1 (pairs)
+  __device__ SharedPlanes(real* smem, int n)
+      : Vx(smem),
+        Vy(smem + n),
+        Vz1(smem + 2 * n),
+        mu(smem + 3 * n),
+        inv(smem + 5 * n),
+        density(smem + 7 * n),
+        own(smem + 9 * n),
+        Sxx(own + Own * n),
+        Syy(Sxx + n),
+        Txy(Sxx + 2 * n),
+        Txz(Sxx + 3 * n),
+        Tyz(Sxx + 5 * n) {}
+};
+
 // Where a thread of a tiled kernel stands: a block of TX x TY threads covers an xy tile of
 // (TX - 2) x (TY - 2) cells plus a one-cell rim (low and high), and marches along z through the
 // planes [kb, ke) of region r. n, wall_hi: the block's cells per axis and whether its high side
@@ -132,26 +164,38 @@ __device__ inline void new_face_velocities(const Params& c, int t, const FaceStr
   const real* const d = density.plane;
   const real Rx = momentum_x_of<3>(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return s.sxx[t - 1 + high];
-      case kShear1: return s.txy[t + high * TX];
-      case kShear2: return high ? s.txz1 : s.txz0;
-      default: return high ? density.here : d[t - 1];
+      case kNormal:
+        return s.sxx[t - 1 + high];
+      case kShear1:
+        return s.txy[t + high * TX];
+      case kShear2:
+        return high ? s.txz1 : s.txz0;
+      default:
+        return high ? density.here : d[t - 1];
     }
   });
   const real Ry = momentum_y_of<3>(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return s.syy[t - TX + high * TX];
-      case kShear1: return s.txy[t + high];
-      case kShear2: return high ? s.tyz1 : s.tyz0;
-      default: return high ? density.here : d[t - TX];
+      case kNormal:
+        return s.syy[t - TX + high * TX];
+      case kShear1:
+        return s.txy[t + high];
+      case kShear2:
+        return high ? s.tyz1 : s.tyz0;
+      default:
+        return high ? density.here : d[t - TX];
     }
   });
   const real Rz = momentum_z_of(c, [&](int term, int high) {
     switch (term) {
-      case kNormal: return high ? s.szz : s.szz_below;
-      case kShear1: return s.txz[t + high];
-      case kShear2: return s.tyz[t + high * TX];
-      default: return high ? density.here : density.below;
+      case kNormal:
+        return high ? s.szz : s.szz_below;
+      case kShear1:
+        return s.txz[t + high];
+      case kShear2:
+        return s.tyz[t + high * TX];
+      default:
+        return high ? density.here : density.below;
     }
   });
   v[0] += wall[0] ? 0 : c.vdt * fmin(inv.here, inv.plane[t - 1]) * Rx;

@@ -123,28 +123,40 @@ inline void faces(const Pseudo<3>& ps_, const State& out_, Off o, int n, int i0,
     const bool wx = x == wall_x;
     const real Rx = momentum_x_of<3>(c, [&](int term, int high) {
       switch (term) {
-        case kNormal: return f.sxx[x - 1 + high];
-        case kShear1: return high ? f.txy_n[x] : f.txy[x];
-        case kShear2: return high ? f.txz_u[x] : f.txz[x];
-        default: return rho.p[q - 1 + high];
+        case kNormal:
+          return f.sxx[x - 1 + high];
+        case kShear1:
+          return high ? f.txy_n[x] : f.txy[x];
+        case kShear2:
+          return high ? f.txz_u[x] : f.txz[x];
+        default:
+          return rho.p[q - 1 + high];
       }
     });
     out.Vx.p[q] = s.Vx.p[q] + (wx ? 0 : ps.vdt_face(q, 1) * Rx);
     const real Ry = momentum_y_of<3>(c, [&](int term, int high) {
       switch (term) {
-        case kNormal: return high ? f.syy[x] : f.syy_s[x];
-        case kShear1: return f.txy[x + high];
-        case kShear2: return high ? f.tyz_u[x] : f.tyz[x];
-        default: return rho.p[q - rho.sy + high * rho.sy];
+        case kNormal:
+          return high ? f.syy[x] : f.syy_s[x];
+        case kShear1:
+          return f.txy[x + high];
+        case kShear2:
+          return high ? f.tyz_u[x] : f.tyz[x];
+        default:
+          return rho.p[q - rho.sy + high * rho.sy];
       }
     });
     out.Vy.p[q] = s.Vy.p[q] + (WY ? 0 : ps.vdt_face(q, sy) * Ry);
     const real Rz = momentum_z_of(c, [&](int term, int high) {
       switch (term) {
-        case kNormal: return high ? f.szz[x] : f.szz_d[x];
-        case kShear1: return f.txz[x + high];
-        case kShear2: return high ? f.tyz_n[x] : f.tyz[x];
-        default: return rho.p[q - rho.sz + high * rho.sz];
+        case kNormal:
+          return high ? f.szz[x] : f.szz_d[x];
+        case kShear1:
+          return f.txz[x + high];
+        case kShear2:
+          return high ? f.tyz_n[x] : f.tyz[x];
+        default:
+          return rho.p[q - rho.sz + high * rho.sz];
       }
     });
     out.Vz.p[q] = s.Vz.p[q] + (WZ ? 0 : ps.vdt_face(q, sz) * Rz);

@@ -33,11 +33,7 @@ namespace tiled {
 constexpr int kTX = 32, kTY = 8;  // threads per block: the tile is (kTX - 2) x (kTY - 2) cells
 constexpr int kMinBlocks = 2;     // blocks per SM (__launch_bounds__)
 constexpr int kChunk = 16;        // cells along z per block
-constexpr int kPlanes = 16;       // shared planes of kTX x kTY values
-
-inline constexpr std::size_t shared_bytes(int tx, int ty) {
-  return std::size_t(kPlanes) * tx * ty * sizeof(real);
-}
+using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // Raw pointers of one iteration (old state, material, new state), all with the same offsets.
 struct Args {
@@ -72,19 +68,7 @@ template <int TX, int TY, int MinBlocks>
 __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
-  // Planes by parity (plane k in slot k & 1) where a plane is written while the previous one may
-  // still be read.
-  real* const sVx = smem;            // Vx at k
-  real* const sVy = smem + N;        // Vy at k
-  real* const sVz1 = smem + 2 * N;   // Vz at k + 1
-  real* const sMu = smem + 3 * N;    // mu at k, k + 1
-  real* const sInv = smem + 5 * N;   // 1 / mu_max at k (and k - 1)
-  real* const sRho = smem + 7 * N;   // rho at k (and k - 1)
-  real* const sSxx = smem + 9 * N;   // new tau_xx - P at k
-  real* const sSyy = smem + 10 * N;  // new tau_yy - P at k
-  real* const sTxy = smem + 11 * N;  // new tau_xy at k
-  real* const sTxz = smem + 12 * N;  // new tau_xz at k, k + 1
-  real* const sTyz = smem + 14 * N;  // new tau_yz at k, k + 1
+  const Planes sp(smem, N);
   const Params& c = a.c;
 
   const stokes::tiled::TileColumn<TX, TY> col(r, chunk, a.n, a.wall_hi);
@@ -97,17 +81,17 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   // velocities and viscosities of planes k (registers, shared) and k + 1.
   auto edges_z = [&](real vx0, real vx1, real vy0, real vy1, real vz1, real txz_old, real tyz_old,
                      real& txz, real& tyz, int buffer) {
-    const real* const sMu0 = sMu + (buffer ^ 1) * N;  // plane k
-    const real* const sMu1 = sMu + buffer * N;        // plane k + 1
+    const real* const sMu0 = sp.mu + (buffer ^ 1) * N;  // plane k
+    const real* const sMu1 = sp.mu + buffer * N;        // plane k + 1
     if (tx >= 1) {
-      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sVz1[t - 1], c.rdx);
+      const real e = edge_strain(vx1 - vx0, c.rdz, vz1 - sp.Vz1[t - 1], c.rdx);
       txz = edge_stress(c, txz_old, e, sMu1[t], sMu1[t - 1], sMu0[t], sMu0[t - 1]);
-      sTxz[buffer * N + t] = txz;
+      sp.Txz[buffer * N + t] = txz;
     }
     if (ty >= 1) {
-      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sVz1[t - TX], c.rdy);
+      const real e = edge_strain(vy1 - vy0, c.rdz, vz1 - sp.Vz1[t - TX], c.rdy);
       tyz = edge_stress(c, tyz_old, e, sMu1[t], sMu1[t - TX], sMu0[t], sMu0[t - TX]);
-      sTyz[buffer * N + t] = tyz;
+      sp.Tyz[buffer * N + t] = tyz;
     }
   };
 
@@ -119,18 +103,18 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   {
     const int q = o - sz;
     const real vxm = col.load(a.Vx, q), vym = col.load(a.Vy, q), mum = col.load(a.mu, q);
-    sVz1[t] = vz0;
-    sMu[(kb & 1) * N + t] = mu0;
-    sMu[((kb & 1) ^ 1) * N + t] = mum;
-    sVx[t] = vxm;
-    sVy[t] = vym;
+    sp.Vz1[t] = vz0;
+    sp.mu[(kb & 1) * N + t] = mu0;
+    sp.mu[((kb & 1) ^ 1) * N + t] = mum;
+    sp.Vx[t] = vxm;
+    sp.Vy[t] = vym;
     __syncthreads();
     edges_z(vxm, vx0, vym, vy0, vz0, col.load(a.Txz, o), col.load(a.Tyz, o), txz0, tyz0, kb & 1);
     col.store_z_edges(a, o, kb, txz0, tyz0);
     if (tile) {
       // szz at kb - 1 (own column): its divergence needs the x and y neighbours' velocities.
       const CellStrain e =
-          cell_strain(c, sVx[t + 1] - vxm, sVy[t + TX] - vym, vz0 - col.load(a.Vz, q));
+          cell_strain(c, sp.Vx[t + 1] - vxm, sp.Vy[t + TX] - vym, vz0 - col.load(a.Vz, q));
       const real mm = col.load(a.mu_max, q);
       const real g = c.gdt * mm;
       const real Pn = col.load(a.P, q) - c.r * g * e.div;
@@ -166,20 +150,20 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     const real mm = now.mm, rho = now.rho, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
     const real mu1 = now.mu1;
     const real inv = divide(real(1), mm);
-    sVx[t] = vx0;
-    sVy[t] = vy0;
-    sVz1[t] = vz1;
-    sMu[b1 * N + t] = mu1;
-    sInv[b0 * N + t] = inv;
-    sRho[b0 * N + t] = rho;
+    sp.Vx[t] = vx0;
+    sp.Vy[t] = vy0;
+    sp.Vz1[t] = vz1;
+    sp.mu[b1 * N + t] = mu1;
+    sp.inv[b0 * N + t] = inv;
+    sp.density[b0 * N + t] = rho;
     __syncthreads();
-    const real* const sMu0 = sMu + b0 * N;
+    const real* const sMu0 = sp.mu + b0 * N;
     const real mu0 = sMu0[t];
 
     // P and the normal stresses of the cell (Pseudo::P_new, Txx_new ...).
     real szz = 0;
     if (cell_needed) {
-      const CellStrain e = cell_strain(c, sVx[t + 1] - vx0, sVy[t + TX] - vy0, vz1 - vz0);
+      const CellStrain e = cell_strain(c, sp.Vx[t + 1] - vx0, sp.Vy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm;
       const real Pn = P - c.r * g * e.div;
       const real f = relax_factor(g, mu0);
@@ -187,16 +171,16 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real Txxn = relaxed_by(f, Txx, g, e.exx - third);
       const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - third);
       const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - third);
-      sSxx[t] = Txxn - Pn;
-      sSyy[t] = Tyyn - Pn;
+      sp.Sxx[t] = Txxn - Pn;
+      sp.Syy[t] = Tyyn - Pn;
       szz = Tzzn - Pn;
       if (tile) a.oP[o] = Pn, a.oTxx[o] = Txxn, a.oTyy[o] = Tyyn, a.oTzz[o] = Tzzn;
     }
     // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
     if (tx >= 1 && ty >= 1) {
-      const real e = edge_strain(vx0 - sVx[t - TX], c.rdy, vy0 - sVy[t - 1], c.rdx);
+      const real e = edge_strain(vx0 - sp.Vx[t - TX], c.rdy, vy0 - sp.Vy[t - 1], c.rdx);
       const real txy = edge_stress(c, Txy, e, sMu0[t], sMu0[t - 1], sMu0[t - TX], sMu0[t - 1 - TX]);
-      sTxy[t] = txy;
+      sp.Txy[t] = txy;
       if (store_xy) a.oTxy[o] = txy;
     }
     real txz1 = 0, tyz1 = 0;
@@ -206,12 +190,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
     // The tile's face velocities (momentum_x/y/z of kernels.hpp with the new stresses).
     if (tile) {
-      const FaceStresses st{sSxx,     sSyy, sTxy, sTxz + b0 * N, sTyz + b0 * N, szz,
-                            szz_prev, txz0, txz1, tyz0,          tyz1};
+      const FaceStresses st{
+          sp.Sxx, sp.Syy, sp.Txy, sp.Txz + b0 * N, sp.Tyz + b0 * N, szz, szz_prev, txz0,
+          txz1,   tyz0,   tyz1};
       const bool wall[3] = {i == 0 && c.wall_lo[0], j == 0 && c.wall_lo[1], k == 0 && c.wall_lo[2]};
       real v[3] = {vx0, vy0, vz0};
-      new_face_velocities<TX>(c, t, st, {sRho + b0 * N, rho, rho_prev},
-                              {sInv + b0 * N, inv, inv_prev}, wall, v);
+      new_face_velocities<TX>(c, t, st, {sp.density + b0 * N, rho, rho_prev},
+                              {sp.inv + b0 * N, inv, inv_prev}, wall, v);
       a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
@@ -227,7 +212,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
                   int chunk = tiled::kChunk) {
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
-  const std::size_t bytes = tiled::shared_bytes(TX, TY);
+  const std::size_t bytes = tiled::Planes::bytes(TX * TY);
   cudaFuncSetAttribute(tiled::iterate<TX, TY, MinBlocks>,
                        cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   const dim3 block(TX, TY, 1);

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "coupled_fixture.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -49,16 +50,6 @@ io::json column(const std::string& kernel, const Case& c) {
             {"initial", {{"type", "gaussian"}, {"amplitude", 2.0}, {"sigma", 0.6}}}}}};
 }
 
-std::vector<real> interior(const Field& f) {
-  const std::vector<real> all = f.to_host();
-  std::vector<real> out;
-  const Int3 n = f.layout().n;
-  for (int k = 0; k <= n.z; ++k)  // the closing faces and edges of the high walls included
-    for (int j = 0; j <= n.y; ++j)
-      for (int i = 0; i <= n.x; ++i) out.push_back(all[f.layout().index(i, j, k)]);
-  return out;
-}
-
 // The same random state in every run (seeded): porosity around phi0, pressures, velocities and
 // stresses of order 0.01 (the stresses also become the old, elastic ones). Grid-scale noise of
 // order 0.1 in the pressures makes the fluid iterations diverge within five iterations (Pf
@@ -75,7 +66,7 @@ std::vector<std::vector<real>> randomize(CoupledRun& r) {
   r.model->refresh();
   r.model->begin_solve(r.settings.dt);
   std::vector<std::vector<real>> out;
-  for (Field* f : fields) out.push_back(interior(*f));
+  for (Field* f : fields) out.push_back(interior_values(*f, true));
   return out;
 }
 
@@ -83,7 +74,7 @@ std::vector<std::vector<real>> iterate(CoupledRun& r) {
   r.model->iterate(kIterations);
   r.exec.synchronize();
   std::vector<std::vector<real>> out;
-  for (Field* f : r.model->state_fields()) out.push_back(interior(*f));
+  for (Field* f : r.model->state_fields()) out.push_back(interior_values(*f, true));
   return out;
 }
 

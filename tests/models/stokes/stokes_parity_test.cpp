@@ -12,6 +12,7 @@
 #include <random>
 
 #include "stokes_fixture.hpp"
+#include "test_support.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -33,16 +34,6 @@ io::json ball(int n, const std::string& kernel) {
              {{"radius", 0.2}, {"viscosity", 1e3}, {"density", 1.0}, {"rigid_acceleration", 0}}}}}};
 }
 
-std::vector<real> interior(const Field& f) {
-  const std::vector<real> all = f.to_host();
-  std::vector<real> out;
-  const Int3 n = f.layout().n;
-  for (int k = 0; k <= n.z; ++k)  // the closing faces and edges of the high walls included
-    for (int j = 0; j <= n.y; ++j)
-      for (int i = 0; i <= n.x; ++i) out.push_back(all[f.layout().index(i, j, k)]);
-  return out;
-}
-
 std::vector<Field*> unknowns(StokesRun& r) {
   std::vector<Field*> fields{&r.model->P()};
   for (int a = 0; a < 3; ++a) fields.push_back(&r.model->V(a));
@@ -57,7 +48,7 @@ std::vector<std::vector<real>> randomize(StokesRun& r) {
   for (Field* f : unknowns(r)) r.set(*f, [&](double, double, double) { return u(gen); });
   r.model->refresh();
   std::vector<std::vector<real>> out;
-  for (Field* f : unknowns(r)) out.push_back(interior(*f));
+  for (Field* f : unknowns(r)) out.push_back(interior_values(*f, true));
   return out;
 }
 
@@ -66,7 +57,7 @@ std::vector<std::vector<real>> iterate(StokesRun& r) {
   r.model->iterate(kIterations);
   r.exec.synchronize();
   std::vector<std::vector<real>> out;
-  for (Field* f : unknowns(r)) out.push_back(interior(*f));
+  for (Field* f : unknowns(r)) out.push_back(interior_values(*f, true));
   return out;
 }
 
