@@ -66,6 +66,11 @@ struct StepKept {
   std::vector<real> v, R, a, dt;  // dPe/dtau before the update, the residual, step_arguments
   std::vector<float> damp;
   explicit StepKept(int n) : v(n), R(n), a(n), dt(n), damp(n) {}
+  struct Row {
+    real *v, *R, *a, *dt;
+    float* damp;
+  };
+  Row row() { return {v.data(), R.data(), a.data(), dt.data(), damp.data()}; }
 };
 
 // A thread's buffers, and its largest |R| so far (the residual pass).
@@ -87,8 +92,8 @@ enum class Pass { iterate, residual };
 // phi = phi(phi_old, Pe) and k(phi) of the n cells from offset o: the generic kernel's porosity
 // of a stencil point, here once per cell.
 template <int N>
-inline void porosity_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o, int n,
-                         real* phi, real* k) {
+SH_HOST_CLONES void porosity_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
+                                 int n, real* phi, real* k) {
   const Coefficients co = coef;
   const real* P = fields.Pe.p + o;
   const real* old = fields.phi_old.p + o;
@@ -159,12 +164,40 @@ inline CellEval faces_of_cell(const Coefficients& co, const RowInputs& in, const
   return e;
 }
 
-// The update of the n cells of a row from offset o: x faces first, then each cell from its faces.
-// The pseudo-steps skip optimal_step's large-a branch (a division in every lane); returns whether
-// some cell needed it (those are then redone from the values kept).
+// Cell x of a row: its faces, the cell's terms and the damped update of Pe and dPe/dtau with the
+// fast pseudo-step, and what a redo with the large-a branch would need (into kept). Outputs
+// through pointers only: GCC (12) vectorises the row loop only when its body has no local struct
+// (one returned or modified through a reference becomes an array the vectoriser cannot take) and
+// no reduction beside the branches of the cell's arithmetic (the switches, m = 0 or 1).
 template <int Dim, int N>
-inline int update_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o, int n,
-                      const RowInputs& in_, const RowFaces& faces, StepKept& kept) {
+inline void update_cell(const Coefficients& co, const RowInputs& in, const RowFaces& f,
+                        const real* P, const real* old, real* v, real* out,
+                        const StepKept::Row& kept, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
+  CellEval e = faces_of_cell<Dim>(co, in, f, P, sy, sz, x);
+  co.add_cell<N>(old[x], P[x], e);
+  const pt::StepArguments s = co.step_arguments(e);
+  const pt::FloatStep st = pt::float_step(s.a, s.b, co.cfl);
+  real vx = kept.v[x] = v[x];
+  kept.R[x] = e.R, kept.a[x] = s.a, kept.dt[x] = s.dt, kept.damp[x] = st.damp;
+  out[x] = pt::advance(P[x], e.R, vx, pt::float_safe_step(st, s.dt));
+  v[x] = vx;
+}
+
+// |R| of cell x of a row (the generic CellResidual's R: the same bits).
+template <int Dim>
+inline real abs_residual(const Coefficients& co, const RowInputs& in, const RowFaces& f,
+                         const real* P, real old, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
+  CellEval e = faces_of_cell<Dim>(co, in, f, P, sy, sz, x);
+  co.add_compaction(old, P[x], e);
+  return fabs(e.R);
+}
+
+// The update of the n cells of a row from offset o: x faces first, then each cell from its faces.
+// The pseudo-steps skip optimal_step's large-a branch (a division in every lane): redo_large
+// redoes the cells that need it from the values kept.
+template <int Dim, int N>
+SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
+                               int n, const RowInputs& in_, const RowFaces& faces, StepKept& kept) {
   const Coefficients co = coef;
   const Fields f = fields;
   const RowInputs in = in_;
@@ -174,31 +207,17 @@ inline int update_row(const Coefficients& coef, const Fields& fields, std::ptrdi
   real* v = f.dPedtau.p + o;
   real* out = f.Pe_new.p + o;
   const std::ptrdiff_t sy = f.Pe.sy, sz = f.Pe.sz;
-  real *kept_v = kept.v.data(), *kept_R = kept.R.data(), *kept_a = kept.a.data(),
-       *kept_dt = kept.dt.data();
-  float* kept_damp = kept.damp.data();
+  const StepKept::Row k = kept.row();
   faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
-  int large = 0;
-#pragma omp simd reduction(| : large)
-  for (int x = 0; x < n; ++x) {
-    CellEval e = faces_of_cell<Dim>(co, in, rf, P, sy, sz, x);
-    co.add_cell<N>(old[x], P[x], e);
-    const pt::StepArguments s = co.step_arguments(e);
-    const pt::FloatStep st = pt::float_step(s.a, s.b, co.cfl);
-    large |= !(s.a < pt::kFloatSafe);
-    real vx = kept_v[x] = v[x];
-    kept_R[x] = e.R, kept_a[x] = s.a, kept_dt[x] = s.dt, kept_damp[x] = st.damp;
-    out[x] = pt::advance(P[x], e.R, vx, pt::float_safe_step(st, s.dt));
-    v[x] = vx;
-  }
-  return large;
+#pragma omp simd
+  for (int x = 0; x < n; ++x) update_cell<Dim, N>(co, in, rf, P, old, v, out, k, sy, sz, x);
 }
 
 // The largest |R| of the n cells of a row from offset o into b (the generic CellResidual's R: the
 // same bits), nan set where some |R| is NaN.
 template <int Dim>
-inline void residual_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o, int n,
-                         const RowInputs& in_, const RowFaces& faces, Buffers& b) {
+SH_HOST_CLONES void residual_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
+                                 int n, const RowInputs& in_, const RowFaces& faces, Buffers& b) {
   const Coefficients co = coef;
   const RowInputs in = in_;
   const RowFaces rf = faces;
@@ -210,9 +229,7 @@ inline void residual_row(const Coefficients& coef, const Fields& fields, std::pt
   real m = -std::numeric_limits<real>::infinity();
 #pragma omp simd reduction(| : nan) reduction(max : m)
   for (int x = 0; x < n; ++x) {
-    CellEval e = faces_of_cell<Dim>(co, in, rf, P, sy, sz, x);
-    co.add_compaction(old[x], P[x], e);
-    const real R = fabs(e.R);
+    const real R = abs_residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
     nan |= R != R;
     m = m > R ? m : R;
   }
@@ -237,12 +254,10 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
                     p.k(w, t.jj(j)) - 1);
 }
 
-// The plane functions inline every loop and operator they call, compiled for AVX-512, AVX2 and
-// the baseline (SH_HOST_CLONES) with the same bits.
 // Before the tile's first plane k0: phi and k of plane k0 and, in 3-D, the bottom faces of the
 // tile's rows (from plane k0 - 1's k, computed into the next plane's slot as scratch).
 template <int Dim, int N>
-SH_HOST_CLONES void start_tile(const Coefficients& co, const Fields& f, const Tile& t, Buffers& b) {
+void start_tile(const Coefficients& co, const Fields& f, const Tile& t, Buffers& b) {
   Planes& p = b.planes;
   porosity_plane<Dim, N>(co, f, t, t.k0, Planes::kThis, p);
   if constexpr (Dim >= 3)
@@ -257,8 +272,7 @@ SH_HOST_CLONES void start_tile(const Coefficients& co, const Fields& f, const Ti
 
 // Plane k of the tile: phi and k of plane k + 1 (3-D), then the tile's rows.
 template <int Dim, int N, Pass What>
-SH_HOST_CLONES void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
-                                 Buffers& b) {
+void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k, Buffers& b) {
   Planes& p = b.planes;
   if constexpr (Dim >= 3) porosity_plane<Dim, N>(co, f, t, k + 1, Planes::kNext, p);
   const FaceRow fs = b.fs.row(0);
@@ -273,10 +287,12 @@ SH_HOST_CLONES void update_plane(const Coefficients& co, const Fields& f, const 
                        p.k(Planes::kNext, jj)};
     const RowFaces faces{b.fx.row(0), fs, b.fb.row(jj - 1)};
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
-    if constexpr (What == Pass::residual)
+    if constexpr (What == Pass::residual) {
       residual_row<Dim>(co, f, o, t.n, in, faces, b);
-    else if (update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept))
+    } else {
+      update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
+    }
   }
 }
 
