@@ -73,14 +73,23 @@ struct StepKept {
   Row row() { return {v.data(), R.data(), a.data(), dt.data(), damp.data()}; }
 };
 
+// The cells beside a plane's rows along x (x = -1 and n of each row), gathered: their porosity in
+// one vector loop per plane instead of a scalar remainder of two cells per row.
+struct RowEnds {
+  std::vector<real> P, old, phi, k;
+  explicit RowEnds(int rows) : P(2 * rows), old(2 * rows), phi(2 * rows), k(2 * rows) {}
+};
+
 // A thread's buffers, and its largest |R| so far (the residual pass).
 struct Buffers {
   Planes planes;
+  RowEnds ends;
   FaceRows fx, fs, fb;  // x faces of a row (n + 1), south faces of a row, bottom faces of a tile
   StepKept kept;
   real max_abs = -std::numeric_limits<real>::infinity();
   int nan = 0;  // some |R| was NaN (max_abs then means nothing)
-  Buffers(int n, int rows) : planes(n, rows), fx(n + 1, 1), fs(n, 1), fb(n, rows), kept(n) {}
+  Buffers(int n, int rows)
+      : planes(n, rows), ends(rows + 2), fx(n + 1, 1), fs(n, 1), fb(n, rows), kept(n) {}
 };
 
 // What a march computes: the iteration, or only the residual's max-norm (the convergence check).
@@ -89,14 +98,12 @@ enum class Pass { iterate, residual };
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
 
-// phi = phi(phi_old, Pe) and k(phi) of the n cells from offset o: the generic kernel's porosity
-// of a stencil point, here once per cell.
+// phi = phi(phi_old, Pe) and k(phi) of n cells (P, old: their Pe and phi_old): the generic
+// kernel's porosity of a stencil point, here once per cell.
 template <int N>
-SH_HOST_CLONES void porosity_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
-                                 int n, real* phi, real* k) {
+SH_HOST_CLONES void porosity_row(const Coefficients& coef, const real* P, const real* old, int n,
+                                 real* phi, real* k) {
   const Coefficients co = coef;
-  const real* P = fields.Pe.p + o;
-  const real* old = fields.phi_old.p + o;
 #pragma omp simd
   for (int x = 0; x < n; ++x) {
     const real f = co.mat.porosity(old[x], P[x], co.dt);
@@ -247,11 +254,20 @@ struct Tile {
 // side; each row with its x neighbours.
 template <int Dim, int N>
 inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
-                           Planes::Which w, Planes& p) {
+                           Planes::Which w, Planes& p, RowEnds& ends) {
   const int rim = Dim >= 2 ? 1 : 0;
+  int m = 0;
+  for (int j = t.j0 - rim; j < t.j1 + rim; ++j) {
+    const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
+    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)));
+    for (const std::ptrdiff_t x : {o - 1, o + t.n})
+      ends.P[m] = f.Pe.p[x], ends.old[m] = f.phi_old.p[x], ++m;
+  }
+  porosity_row<N>(co, ends.P.data(), ends.old.data(), m, ends.phi.data(), ends.k.data());
+  m = 0;
   for (int j = t.j0 - rim; j < t.j1 + rim; ++j)
-    porosity_row<N>(co, f, f.Pe.offset(t.i0 - 1, j, k), t.n + 2, p.phi(w, t.jj(j)) - 1,
-                    p.k(w, t.jj(j)) - 1);
+    for (const int x : {-1, t.n})
+      p.phi(w, t.jj(j))[x] = ends.phi[m], p.k(w, t.jj(j))[x] = ends.k[m], ++m;
 }
 
 // Before the tile's first plane k0: phi and k of plane k0 and, in 3-D, the bottom faces of the
@@ -259,12 +275,13 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
 template <int Dim, int N>
 void start_tile(const Coefficients& co, const Fields& f, const Tile& t, Buffers& b) {
   Planes& p = b.planes;
-  porosity_plane<Dim, N>(co, f, t, t.k0, Planes::kThis, p);
+  porosity_plane<Dim, N>(co, f, t, t.k0, Planes::kThis, p, b.ends);
   if constexpr (Dim >= 3)
     for (int j = t.j0; j < t.j1; ++j) {
       const int jj = t.jj(j);
       const std::ptrdiff_t o = f.Pe.offset(t.i0, j, t.k0);
-      porosity_row<N>(co, f, o - f.Pe.sz, t.n, p.phi(Planes::kNext, jj), p.k(Planes::kNext, jj));
+      porosity_row<N>(co, f.Pe.p + o - f.Pe.sz, f.phi_old.p + o - f.Pe.sz, t.n,
+                      p.phi(Planes::kNext, jj), p.k(Planes::kNext, jj));
       faces_between(co, f.Pe.p + o - f.Pe.sz, p.k(Planes::kNext, jj), f.Pe.p + o,
                     p.k(Planes::kThis, jj), t.n, 2, b.fb.row(jj - 1));
     }
@@ -274,7 +291,7 @@ void start_tile(const Coefficients& co, const Fields& f, const Tile& t, Buffers&
 template <int Dim, int N, Pass What>
 void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k, Buffers& b) {
   Planes& p = b.planes;
-  if constexpr (Dim >= 3) porosity_plane<Dim, N>(co, f, t, k + 1, Planes::kNext, p);
+  if constexpr (Dim >= 3) porosity_plane<Dim, N>(co, f, t, k + 1, Planes::kNext, p, b.ends);
   const FaceRow fs = b.fs.row(0);
   if constexpr (Dim >= 2) {
     const std::ptrdiff_t o = f.Pe.offset(t.i0, t.j0, k);
