@@ -251,7 +251,7 @@ struct Tile {
 };
 
 // phi and k of plane k into the kept plane w: the tile's rows and, beyond 1-D, one row on either
-// side; each row with its x neighbours.
+// side; each row with its x neighbours (gathered: one vector loop for all of a plane's).
 template <int Dim, int N>
 inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
                            Planes::Which w, Planes& p, RowEnds& ends) {
