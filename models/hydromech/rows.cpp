@@ -112,8 +112,8 @@ SH_HOST_CLONES void porosity_row(const Coefficients& coef, const real* P, const 
   }
 }
 
-// The faces between the n cells of a row (P_lo, k_lo) and those of the row above it along axis a
-// (P_hi, k_hi).
+// The faces between n cells (P_lo, k_lo) and their neighbours on the high side along axis a
+// (P_hi, k_hi): the row's x faces (the neighbours one cell on), or those of two rows or planes.
 inline void faces_between(const Coefficients& coef, const real* P_lo, const real* k_lo,
                           const real* P_hi, const real* k_hi, int n, int a, const FaceRow& out) {
   const Coefficients co = coef;
