@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "core/geometry.hpp"
+
 // A row loop inlines everything it calls: a call left in a loop keeps it scalar.
 #if defined(__GNUC__)
 #define SH_HOST_FLATTEN __attribute__((flatten))
@@ -48,6 +50,30 @@ void for_each_thread_rows(long long rows, F&& f) {
     const long long q0 = t * each + std::min(t, extra);
     f(q0, q0 + each + (t < extra));
   }
+}
+
+// Calls block(j0, j1, k0, k1) for rows j0 .. j1 - 1 of planes k0 .. k1 - 1, over rows q0 .. q1 - 1
+// of region r (q = (k - lo.z) ny + (j - lo.y): a thread's share from for_each_thread_rows): its
+// whole planes go tile by tile along y (tiles of ty rows), each tile marching along z; a partial
+// plane at either end goes tile by tile within its plane.
+template <class Block>
+void for_each_tile(const Region& r, long long q0, long long q1, int ty, Block&& block) {
+  if (q0 >= q1) return;
+  const long long ny = r.hi.y - r.lo.y;
+  auto part = [&](long long qa, long long qb) {  // rows qa .. qb - 1 of one plane
+    for (long long q = qa; q < qb; q += ty) {
+      const int k = r.lo.z + static_cast<int>(q / ny), j = r.lo.y + static_cast<int>(q % ny);
+      block(j, j + static_cast<int>(std::min<long long>(ty, qb - q)), k, k + 1);
+    }
+  };
+  const long long p0 = (q0 + ny - 1) / ny, p1 = q1 / ny;  // whole planes p0 .. p1 - 1
+  if (p0 > p1) return part(q0, q1);
+  if (q0 < p0 * ny) part(q0, p0 * ny);
+  if (p0 < p1)
+    for (int j0 = r.lo.y; j0 < r.hi.y; j0 += ty)
+      block(j0, std::min(j0 + ty, r.hi.y), r.lo.z + static_cast<int>(p0),
+            r.lo.z + static_cast<int>(p1));
+  if (p1 * ny < q1) part(p1 * ny, q1);
 }
 
 }  // namespace staghorn

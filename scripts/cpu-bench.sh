@@ -31,6 +31,14 @@ run diffusion3d_128_r${cores}x1 1 $cores core "${d3[@]}"
 run diffusion3d_128_r4_default "" 4 none "${d3[@]}"
 run diffusion3d_256_t$cores $cores 1 none models/diffusion/examples/diffusion2d_small.json \
   --set "grid.n=[256,256,256]" --set time.steps=1
+# The reduced hydro-mechanics model at 128^3 (tanh switch; one step, 400 iterations): the rows
+# kernel (auto's choice on the CPU) at every core count asked about, and pairs beside it.
+h3=(models/hydromech/examples/hydromech3d_chimney_gpu.json --set "grid.n=[128,128,128]"
+    --set time.steps=1 --set output.every=0 --set output.initial=false --set output.final=false)
+run hydromech3d_128_t$cores $cores 1 none "${h3[@]}"
+run hydromech3d_128_t2 2 1 none "${h3[@]}"
+run hydromech3d_128_t1 1 1 none "${h3[@]}"
+run hydromech3d_128_t${cores}_pairs $cores 1 none "${h3[@]}" --set hydromech.kernel=pairs
 for b in "bench_diffusion_kernels 128 50 3" "bench_stokes_kernels 128 20 3" \
          "bench_hydromech_kernels 128 20"; do
   echo "== OMP_NUM_THREADS=$cores $b --backend cpu" >> $log

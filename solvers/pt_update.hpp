@@ -45,6 +45,17 @@ SH_HD inline real large_a_dtau(real a, real dt, float cfl, float damp) {
   return static_cast<real>(add(4.0f, -mul(2.0f, damp))) * cfl * dt / (4 * a);
 }
 
+// What optimal_step takes: a kernel that splits it (float_step first, the large-a branch only
+// where needed) keeps the arguments.
+struct StepArguments {
+  real a, b, dt;
+};
+
+// The step where a < kFloatSafe (no large_a_dtau): optimal_step's own value there.
+SH_HD inline Step float_safe_step(const FloatStep& f, real dt) {
+  return {dt * static_cast<real>(f.factor), static_cast<real>(f.damp)};
+}
+
 // Optimal local step for an implicit time step dt whose residual's Jacobian has, near this point,
 // largest and smallest eigenvalues (1 + 4 a) / dt and (1 + b) / dt: a and b are dimensionless
 // (a = D dt sum(1/dx^2) for diffusion). cfl < 1 is a safety factor.
@@ -53,8 +64,7 @@ SH_HD inline real large_a_dtau(real a, real dt, float cfl, float damp) {
 // Kernels that know every a of a row is below kFloatSafe may skip large_a_dtau (same bits).
 SH_HD inline Step optimal_step(real a, real b, real dt, float cfl) {
   const FloatStep f = float_step(a, b, cfl);
-  const real dtau =
-      a < kFloatSafe ? dt * static_cast<real>(f.factor) : large_a_dtau(a, dt, cfl, f.damp);
+  const real dtau = a < kFloatSafe ? float_safe_step(f, dt).dtau : large_a_dtau(a, dt, cfl, f.damp);
   return {dtau, static_cast<real>(f.damp)};
 }
 

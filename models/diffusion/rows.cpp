@@ -130,9 +130,7 @@ inline int tile_rows(int n) {
   return std::clamp(static_cast<int>(0.5 * l2_cache_bytes() / (4.0 * n * sizeof(real))), 2, 64);
 }
 
-// Rows q0 .. q1 - 1 of region r, q = (k - lo.z) ny + (j - lo.y): the rows that schedule(static)
-// of the (k, j) loop gives a thread. Whole planes go tile by tile along y, each tile marching
-// along z; a partial plane at either end goes tile by tile within its plane.
+// Rows q0 .. q1 - 1 of region r (a thread's share), tile by tile (for_each_tile).
 template <int Dim, int N>
 void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long long q0,
                  long long q1) {
@@ -142,21 +140,9 @@ void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long 
   // Rows per block: a y tile in 3-D (the bottom fluxes' buffer holds one), else a whole plane.
   const int ty = static_cast<int>(Dim >= 3 ? std::min<long long>(tile_rows(n), ny) : ny);
   Buffers b(n, Dim >= 3 ? ty : 1);
-  auto part = [&](long long qa, long long qb) {  // rows qa .. qb - 1 of one plane
-    for (long long q = qa; q < qb; q += ty) {
-      const int k = r.lo.z + static_cast<int>(q / ny), j = r.lo.y + static_cast<int>(q % ny);
-      block<Dim, N>(co, f, r.lo.x, n, j, j + static_cast<int>(std::min<long long>(ty, qb - q)), k,
-                    k + 1, b);
-    }
-  };
-  const long long p0 = (q0 + ny - 1) / ny, p1 = q1 / ny;  // whole planes p0 .. p1 - 1
-  if (p0 > p1) return part(q0, q1);
-  if (q0 < p0 * ny) part(q0, p0 * ny);
-  if (p0 < p1)
-    for (int j0 = r.lo.y; j0 < r.hi.y; j0 += ty)
-      block<Dim, N>(co, f, r.lo.x, n, j0, std::min(j0 + ty, r.hi.y), r.lo.z + int(p0),
-                    r.lo.z + int(p1), b);
-  if (p1 * ny < q1) part(p1 * ny, q1);
+  for_each_tile(r, q0, q1, ty, [&](int j0, int j1, int k0, int k1) {
+    block<Dim, N>(co, f, r.lo.x, n, j0, j1, k0, k1, b);
+  });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "core/for_each.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/porosity_stats.hpp"
+#include "models/hydromech/rows.hpp"
 
 namespace staghorn::hydromech {
 HydroMech::HydroMech(const ModelContext& ctx) : HydroMech(ctx, Options::from(ctx.config)) {}
@@ -84,14 +85,26 @@ void HydroMech::retry(real factor) {
   cfl_ *= factor;
 }
 
+HydroMech::Kernel HydroMech::kernel_in_use() const {
+  if (kernel_ == Kernel::automatic || kernel_ == Kernel::rows)
+    return ex_.on_device() ? Kernel::pairs : Kernel::rows;
+  return kernel_;
+}
+
+// The kernels without a stored porosity: generic and rows.
 template <int Dim>
 void HydroMech::iterate_dim(int count) {
   const Coefficients co = coefficients();
+  const bool rows = kernel_in_use() == Kernel::rows;
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       const View P = Pe_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(), V = dPedtau_.view();
       // n = 3 compiled in, as for the stored kernels: no pow in the CPU's row loops.
+      if (rows) {
+        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, r);
+        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, r);
+      }
       if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, P, fo, Pn, V});
       for_each(ex_, r, lane, Iteration<Dim>{co, P, fo, Pn, V});
     });
@@ -126,7 +139,7 @@ template <int Dim>
 void HydroMech::update_stored(const Coefficients& co, Region r, Lane lane) {
   const View P = Pe_.view(), f = phi_it_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(),
              fn = phi_it_new_.view(), V = dPedtau_.view();
-  if (kernel_ == Kernel::pairs && pairs_fit()) {
+  if (kernel_in_use() == Kernel::pairs && pairs_fit()) {
     // The GPU's hot path; n = 3 (Carman-Kozeny) compiled in: the same bits, fewer instructions.
     r.lo.x /= 2, r.hi.x /= 2;
     if (mat_.n_int == 3)
@@ -158,7 +171,8 @@ void HydroMech::iterate_stored(int count) {
 }
 
 void HydroMech::iterate(int count) {
-  const bool stored = kernel_ != Kernel::generic;
+  const Kernel k = kernel_in_use();
+  const bool stored = k == Kernel::stored || k == Kernel::pairs;
   switch (dec_.grid().dims()) {
     case 1:
       return stored ? iterate_stored<1>(count) : iterate_dim<1>(count);
@@ -177,6 +191,11 @@ real HydroMech::residual_sum(bool absolute) const {
   const CellResidual<Dim> f{coefficients(), Pe_.view(), phi_old_.view(), absolute ? 1 : volume,
                             absolute};
   const Region in = layout_.interior();
+  if (absolute && kernel_in_use() == Kernel::rows) {  // the CPU: the rows kernel's own pass
+    const View P = Pe_.view(), fo = phi_old_.view();
+    return dec_.comm().max(mat_.n_int == 3 ? max_abs_residual_rows<Dim, 3>(f.co, P, fo, in)
+                                           : max_abs_residual_rows<Dim, -1>(f.co, P, fo, in));
+  }
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
                   : exact_sum(ex_, dec_.comm(), in, f);
 }

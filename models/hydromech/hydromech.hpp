@@ -15,8 +15,9 @@ class HydroMech final : public PtModel {
  public:
   // generic: each cell recomputes phi(Pe) over its stencil (the reference); stored: phi(Pe) is
   // kept per cell and iteration in its own array; pairs: stored, two cells per thread (the GPU's
-  // hot path; stored where a region has an odd x bound) (docs/models/hydromech.md, "Kernels").
-  enum class Kernel { generic, stored, pairs };
+  // hot path; stored where a region has an odd x bound); rows: the CPU's row kernel (rows.hpp);
+  // automatic: rows on the CPU, pairs on a GPU (docs/models/hydromech.md, "Kernels").
+  enum class Kernel { automatic, generic, stored, pairs, rows };
   // Every key of the reduced variant, read once (options.cpp, beside the schema).
   struct Options {
     Kernel kernel;
@@ -35,11 +36,14 @@ class HydroMech final : public PtModel {
 
   void refresh() override;
   std::vector<Diagnostic> diagnostics() override;
-  // generic: Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written; stored: also phi(Pe)
-  // read and phi(Pe_new) written.
+  // generic, rows: Pe, phi_old and dPe/dtau read, Pe_new and dPe/dtau written; stored, pairs:
+  // also phi(Pe) read and phi(Pe_new) written.
   double bytes_per_cell_iteration() const override {
-    return (kernel_ == Kernel::generic ? 5 : 7) * sizeof(real);
+    const Kernel k = kernel_in_use();
+    return (k == Kernel::generic || k == Kernel::rows ? 5 : 7) * sizeof(real);
   }
+  // The kernel that runs: `automatic` and `rows` resolved for the backend (rows on the CPU only).
+  Kernel kernel_in_use() const;
 
   const Field& phi() const { return phi_; }
   const Field& Pe() const { return Pe_; }

@@ -27,6 +27,13 @@ SH_HD inline Star gather(const View& f, std::ptrdiff_t o) {
   return v;
 }
 
+// A face's share of its two cells' residual and pseudo-step (Coefficients::face).
+struct Face {
+  real k;      // face permeability
+  real q;      // Darcy flux towards the high side
+  real drive;  // |grad Pe + buoyancy| across the face
+};
+
 // What one cell's stencil yields: the residual and what the pseudo-step needs.
 struct CellEval {
   real R;       // div q - (phi_old - phi) / dt
@@ -93,19 +100,40 @@ struct Coefficients {
     return mat.compaction_coefficient(phi, Pe, step_weakening(Pe));
   }
 
-  // Fluxes through the low and high faces along axis a with the face permeabilities the means of
-  // the cells' k, accumulated into div q and the pseudo-step's bounds.
+  // A face between cells lo and hi along axis a: its permeability (the mean of the cells' k), its
+  // Darcy flux and |grad Pe + buoyancy| (how much the flux changes with the face's k).
+  SH_HD Face face(real k_lo, real k_hi, real P_lo, real P_hi, int a) const {
+    const real drive = darcy_drive(P_lo, P_hi, rdx[a], body[a]);
+    const real k = real(0.5) * (k_lo + k_hi);
+    return {k, k * drive, fabs(drive)};
+  }
+
+  // The low and high faces of a cell along axis a, accumulated into div q and the pseudo-step's
+  // bounds.
+  SH_HD void add_faces(const Face& lo, const Face& hi, int a, CellEval& e) const {
+    e.R += (hi.q - lo.q) * rdx[a];
+    e.k_max = fmax(e.k_max, fmax(lo.k, hi.k));
+    e.dk += (lo.drive + hi.drive) * rdx[a];
+  }
+
+  // Both faces of a cell along axis a from the cells' Pe and k.
   SH_HD void axis(real P_c, real k_c, real P_lo, real k_lo_cell, real P_hi, real k_hi_cell, int a,
                   CellEval& e) const {
-    const real k_lo = real(0.5) * (k_c + k_lo_cell);
-    const real k_hi = real(0.5) * (k_c + k_hi_cell);
-    const real q_lo = darcy_flux(k_lo, P_lo, P_c, rdx[a], body[a]);
-    const real q_hi = darcy_flux(k_hi, P_c, P_hi, rdx[a], body[a]);
-    e.R += (q_hi - q_lo) * rdx[a];
-    e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
-    // |grad Pe + buoyancy| on both faces: how much the fluxes change with the face k.
-    e.dk +=
-        (fabs((P_c - P_lo) * rdx[a] + body[a]) + fabs((P_hi - P_c) * rdx[a] + body[a])) * rdx[a];
+    add_faces(face(k_lo_cell, k_c, P_lo, P_c, a), face(k_c, k_hi_cell, P_c, P_hi, a), a, e);
+  }
+
+  // The compaction term of a cell's residual (e holds its faces' sum and phi).
+  SH_HD void add_compaction(real phi_old_c, real P_c, CellEval& e) const {
+    e.R -= compaction_rate(phi_old_c, e.phi, P_c);
+  }
+
+  // What a cell adds to its faces' sum (e holds that sum, phi and k_c): the compaction term and the
+  // pseudo-step's inputs at the cell.
+  template <int N = -1>
+  SH_HD void add_cell(real phi_old_c, real P_c, CellEval& e) const {
+    add_compaction(phi_old_c, P_c, e);
+    e.r = compaction_coefficient(e.phi, P_c);
+    e.dkdphi = permeability_slope<N>(e.phi);
   }
 
   // The residual and step inputs of a cell from the Pe star and the porosity star (phi(Pe) at
@@ -120,9 +148,7 @@ struct Coefficients {
       axis(P.c, e.k_c, P.s, permeability<N>(f.s), P.n, permeability<N>(f.n), 1, e);
     if constexpr (Dim >= 3)
       axis(P.c, e.k_c, P.b, permeability<N>(f.b), P.t, permeability<N>(f.t), 2, e);
-    e.R -= compaction_rate(phi_old_c, f.c, P.c);
-    e.r = compaction_coefficient(f.c, P.c);
-    e.dkdphi = permeability_slope<N>(f.c);
+    add_cell<N>(phi_old_c, P.c, e);
     return e;
   }
 
@@ -150,12 +176,16 @@ struct Coefficients {
   // part from k's dependence on Pe through phi (|dk_c/dPe| = dk/dphi dt r, half of it on each
   // face); its slowest mode is about r + k slowest. pt::optimal_step takes these as
   // (1 + 4a)/t and (1 + b)/t with t = 1/r.
-  SH_HD pt::Step step(const CellEval& e) const {
+  SH_HD pt::StepArguments step_arguments(const CellEval& e) const {
     const real dkdp = e.dkdphi * dt * e.r;
     const real stiff = 4 * e.k_max * sum_rdx2 + real(0.5) * dkdp * e.dk;
     const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
     const real t = 1 / r;
-    return pt::optimal_step(stiff * t / 4, e.k_c * slowest * t, t, cfl);
+    return {stiff * t / 4, e.k_c * slowest * t, t};
+  }
+  SH_HD pt::Step step(const CellEval& e) const {
+    const pt::StepArguments s = step_arguments(e);
+    return pt::optimal_step(s.a, s.b, s.dt, cfl);
   }
 };
 

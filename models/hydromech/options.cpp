@@ -12,7 +12,10 @@ HydroMech::Kernel kernel_from(const io::json& c) {
   if (k == "generic") return HydroMech::Kernel::generic;
   if (k == "stored") return HydroMech::Kernel::stored;
   if (k == "pairs") return HydroMech::Kernel::pairs;
-  throw Error("hydromech.kernel: unknown kernel \"" + k + "\" (generic, stored or pairs)");
+  if (k == "rows") return HydroMech::Kernel::rows;
+  if (k == "auto") return HydroMech::Kernel::automatic;
+  throw Error("hydromech.kernel: unknown kernel \"" + k +
+              "\" (auto, generic, stored, pairs or rows)");
 }
 
 }  // namespace
@@ -88,13 +91,15 @@ void add_boundaries(io::Schema& s) {
 
 void HydroMech::add_options(io::Schema& s) {
   pt::Options::add_to(s);
-  s.add("hydromech.kernel", io::Type::string, "pairs",
-        "PT iteration kernel: stored (phi(Pe) kept per cell and iteration in its own array: one "
-        "exp per cell, 56 bytes per cell), pairs (stored, two cells per thread with 16-byte "
-        "accesses: the GPU's fast path; stored where a region's x bounds are odd) or generic "
-        "(each cell recomputes phi over its 7-point stencil: the reference, 40 bytes per cell); "
-        "all give the same result to round-off")
-      .one_of({"generic", "stored", "pairs"});
+  s.add("hydromech.kernel", io::Type::string, "auto",
+        "PT iteration kernel: auto (rows on the CPU, pairs on a GPU), stored (phi(Pe) kept per "
+        "cell and iteration in its own array: one exp per cell, 56 bytes per cell), pairs "
+        "(stored, two cells per thread with 16-byte accesses: the GPU's fast path; stored where a "
+        "region's x bounds are odd), rows (the CPU's vectorised row kernel: phi(Pe) once per cell "
+        "and each face flux once, 40 bytes per cell; pairs on a GPU) or generic (each cell "
+        "recomputes phi over its 7-point stencil: the reference, 40 bytes per cell); all give the "
+        "same result to round-off")
+      .one_of({"auto", "generic", "stored", "pairs", "rows"});
   add_material(s);
   add_initial(s);
   materials::Options::add_to(s, "hydromech.materials", material_properties());

@@ -98,11 +98,16 @@ struct Material {
   static constexpr int kMaxGrowth = 50;  // porosity may grow at most e^50-fold in one step
 };
 
+// What drives the Darcy flux across a face: grad Pe + buoyancy along the face normal.
+SH_HD inline real darcy_drive(real Pe_lo, real Pe_hi, real rdx, real body) {
+  return (Pe_hi - Pe_lo) * rdx + body;
+}
+
 // Darcy flux across a face (positive towards the high side): q = k (dPe/dx + buoyancy), the
 // fluid's flux relative to the solid when the total pressure is lithostatic. `body` is the
 // buoyancy's component along the face normal.
 SH_HD inline real darcy_flux(real k_face, real Pe_lo, real Pe_hi, real rdx, real body) {
-  return k_face * ((Pe_hi - Pe_lo) * rdx + body);
+  return k_face * darcy_drive(Pe_lo, Pe_hi, rdx, body);
 }
 
 }  // namespace staghorn::hydromech

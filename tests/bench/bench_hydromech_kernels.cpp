@@ -1,8 +1,9 @@
 // Times the 3-D hydromech PT iteration per kernel variant (generic: phi recomputed over the
-// stencil; stored: phi(Pe) kept per cell; pairs: stored, two cells per thread) with and without the
+// stencil; stored: phi(Pe) kept per cell; pairs: stored, two cells per thread; rows: the CPU's row
+// kernel, pairs on a GPU; auto: the model's own choice, rows on the CPU) with and without the
 // smoothed decompaction switch, and prints ms per iteration, A_eff, T_eff and T_eff over the copy
-// bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each stored
-// or pairs variant's Pe is from the generic one's after the same iterations; the pairs kernel alone
+// bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each other
+// variant's Pe is from the generic one's after the same iterations; the pairs kernel alone
 // at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels [n=256] [iterations=100]:
 // grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer with decompaction weakening
 // R = 1000 (the first chimney setup; the timings barely depend on the state).
@@ -142,12 +143,16 @@ int main(int argc, char** argv) {
     double smoothing;
   };
   std::vector<real> reference;  // Pe of the latest generic variant
-  for (const Variant v : {Variant{"generic, smoothing 0.02", "generic", 0.02},
-                          Variant{"stored, smoothing 0.02", "stored", 0.02},
-                          Variant{"pairs, smoothing 0.02", "pairs", 0.02},
-                          Variant{"generic, sharp switch", "generic", 0.0},
-                          Variant{"stored, sharp switch", "stored", 0.0},
-                          Variant{"pairs, sharp switch", "pairs", 0.0}}) {
+  for (const Variant v :
+       {Variant{"generic, smoothing 0.02", "generic", 0.02},
+        Variant{"stored, smoothing 0.02", "stored", 0.02},
+        Variant{"pairs, smoothing 0.02", "pairs", 0.02},
+        Variant{"rows, smoothing 0.02", "rows", 0.02},
+        Variant{"auto, smoothing 0.02", "auto", 0.02},
+        Variant{"generic, sharp switch", "generic", 0.0},
+        Variant{"stored, sharp switch", "stored", 0.0},
+        Variant{"pairs, sharp switch", "pairs", 0.0}, Variant{"rows, sharp switch", "rows", 0.0},
+        Variant{"auto, sharp switch", "auto", 0.0}}) {
     const io::json config =
         app::schema_for(app::find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
     const app::RunSettings rs = app::RunSettings::from(config);
