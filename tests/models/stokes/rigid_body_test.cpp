@@ -224,7 +224,9 @@ TEST(RigidBody, FourteenSmoothedInclusionsAreFourteenBodies) {
   // No stiff core cell is left out of a body.
   for (int j = 0; j < 255; ++j)
     for (int i = 0; i < 255; ++i)
-      if (mu[l.index(i, j, 0)] > 1e5) ASSERT_NE(label[l.index(i, j, 0)], 0) << i << " " << j;
+      if (mu[l.index(i, j, 0)] > 1e5) {
+        ASSERT_NE(label[l.index(i, j, 0)], 0) << i << " " << j;
+      }
 }
 
 // A stiff region that wraps around a periodic axis has no single centre: it is no body.
