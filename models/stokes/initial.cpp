@@ -93,38 +93,6 @@ void Stokes::set_initial() {
   if (s == 0) s = std::fabs(rho0) * gnorm * lmax;
   stress_scale_ = s > 0 ? s : 1;
   mu_scale_ = mu0;
-  set_stiff_inclusion(centre, in.radius);
-}
-
-// The automatic gain: measured at 32^2 (docs/models/stokes.md), 30 suits a contrast of 1e2, 100
-// those of 1e3 and 1e4; 100 for 1e2 and 1000 for 1e4 diverge.
-void Stokes::set_stiff_inclusion(const real centre[3], real radius) {
-  const real mu0 = opt_.viscosity, mui = opt_.inclusion.viscosity;
-  const Grid& g = dec_.grid();
-  real dx = 0;
-  for (int a = 0; a < g.dims(); ++a) dx = std::fmax(dx, g.spacing(a));
-  // Automatic: a resolved (radius >= 4 cells), at least 10x stiffer inclusion. Below 4 cells the
-  // smoothed rim is most of the body, and the acceleration made the solve diverge.
-  const real ratio = mui / mu0;
-  const bool resolved = radius >= 4 * dx;
-  // The cap grows slowly beyond 1e4 (measured best at 32^2: ~200 for 1e5, ~300 for 1e6).
-  const real cap = 100 * std::fmax(real(1), std::pow(ratio / real(1e4), real(0.25)));
-  const real gain = opt_.inclusion.rigid_acceleration.value_or(
-      ratio >= 10 && resolved ? std::fmin(real(0.3) * (ratio - 1), cap) : 0);
-  if (gain <= 0 || radius <= 0 || ratio <= 1) return;
-  for (int a = 0; a < g.dims(); ++a)
-    if (g.periodic[a] &&
-        (centre[a] - radius < g.origin[a] || centre[a] + radius > g.origin[a] + g.length[a]))
-      throw io::ConfigError(
-          "stokes.inclusion.rigid_acceleration: the inclusion crosses the periodic boundary of "
-          "axis " +
-          std::to_string(a) + "; set it to 0");
-  // The body: every cell at least twice as viscous as the matrix (the smoothed or cut rim
-  // included; measured, a threshold at the geometric mean of the two viscosities converged 3x
-  // slower). Smoothing spreads the jump over ~sqrt(passes) cells: the body's box covers that.
-  const int passes = opt_.smoothing;
-  const int margin = 2 + static_cast<int>(std::ceil(2 * std::sqrt(real(passes))));
-  stiff_ = StiffInclusion{{centre[0], centre[1], centre[2]}, radius, 2 * mu0, gain, margin};
 }
 
 }  // namespace staghorn::stokes

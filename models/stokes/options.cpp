@@ -22,12 +22,29 @@ void Stokes::add_options(io::Schema& s) {
       .above(0);
   s.add("stokes.inclusion.density", Type::number, 0.0, "Density of the inclusion");
   s.add("stokes.inclusion.rigid_acceleration", Type::number, nullptr,
-        "Gain of the rigid-body acceleration of a stiff inclusion (docs/models/stokes.md, \"Stiff "
-        "inclusions\"): after each PT iteration, gain times the rigid part (translation, "
-        "rotation) of the inclusion's velocity change is added to it. null: automatic, "
-        "min(0.3 (c - 1), 100 max(1, (c / 1e4)^(1/4))) with c = mu_i / mu, for an inclusion at "
-        "least 10 times stiffer than the matrix and at least 4 cells in radius, else off; 0: off")
-      .at_least(0);
+        "Deprecated (the gain of the former one-inclusion acceleration): 0 turns the stiff "
+        "bodies' rigid-mode correction off, as stokes.rigid_bodies.mode = \"off\"; null leaves "
+        "it to stokes.rigid_bodies; other values are refused")
+      .at_least(0)
+      .at_most(0);
+  s.add("stokes.rigid_bodies.mode", Type::string, "auto",
+        "Rigid-mode correction of stiff bodies (docs/models/stokes.md, \"Stiff inclusions\"): "
+        "auto (each connected region stiffer than the geometric mean of the matrix's (the lowest "
+        "decile of the cell viscosities) and the stiffest cell's viscosity, grown over the cells "
+        "around whose pseudo-steps come from above threshold x the matrix's, is a body; after "
+        "each PT iteration its net force and torque move it rigidly with the pseudo-inertia of "
+        "its rim) or off")
+      .one_of({"auto", "off"});
+  s.add("stokes.rigid_bodies.threshold", Type::number, 2.0,
+        "A cell belongs to a body when the largest viscosity of its 3^d neighbourhood exceeds "
+        "threshold x the matrix's viscosity (the lowest decile of the cell viscosities) and it "
+        "lies nearer a body's core than any other's")
+      .above(1);
+  s.add("stokes.rigid_bodies.mobility", Type::number, 1.0,
+        "Factor on the rigid modes' pseudo-step (1: the pseudo-inertia of the body's rim, the "
+        "faces between it and the rest); retries divide it by 4 each, and turn it off below "
+        "0.05")
+      .above(0);
   s.add("stokes.inclusion.subsamples", Type::integer, 1,
         "Sample points per cell and axis that measure the inclusion's volume fraction of cells cut "
         "by its surface (mixed harmonically for mu, arithmetically for rho); 1: the cell centre "
@@ -104,6 +121,9 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   if (const io::json& v = at_path(c, "stokes.inclusion.rigid_acceleration"); !v.is_null())
     i.rigid_acceleration = v.get<real>();
   i.subsamples = at_path(c, "stokes.inclusion.subsamples").get<int>();
+  o.rigid_bodies = {at_path(c, "stokes.rigid_bodies.mode").get<std::string>() == "auto" &&
+                        i.rigid_acceleration.value_or(1) != 0,
+                    number("stokes.rigid_bodies.threshold"), number("stokes.rigid_bodies.mobility")};
   o.materials = materials::Options::from(
       c, "stokes.materials", {materials::Property::viscosity, materials::Property::density});
   o.pure_shear = number("stokes.pure_shear");

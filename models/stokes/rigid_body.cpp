@@ -20,25 +20,28 @@ SH_HD inline real mode(int k, int q, const real r[3]) {
 }
 
 // Per-cell terms of the sums over the body's faces (each cell contributes its low faces): with
-// l < 0, sum phi_k . dV (the change's component along mode k); with l >= 0, sum phi_k . phi_l (the
-// modes' Gram matrix). quantum > 0: the term rounded to a multiple of quantum (exact sums);
-// quantum = 0: the largest |term| over all k (and l), the bound that sets the quantum.
+// l < 0, sum phi_k . w dV (the change's component along mode k, w the face's pseudo-viscosity, or
+// 1 unweighted); with l >= 0, sum phi_k . phi_l over the body's faces (the modes' Gram matrix),
+// or sum pseudo phi_k . phi_l over its rim (weighted: the pseudo-inertia). quantum > 0: the term
+// rounded to a multiple of quantum (exact sums); quantum = 0: the largest |term| over all k (and
+// l), the bound that sets the quantum.
 struct RigidTerm {
   BodyFrame f;
   View v[3], v_old[3];
   int k, l;
   real quantum;
+  bool weighted;
 
   SH_HD real term(int kk, int ll, int i, int j, int kz) const {
     const int idx[3] = {i, j, kz};
-    const Off o = f.mu.offset(i, j, kz);
+    const Off o = f.label.offset(i, j, kz);
     real t = 0;
     for (int q = 0; q < f.dims; ++q) {
-      if (!f.on_face(q, o, idx)) continue;
+      if (ll >= 0 && weighted ? !f.on_rim(q, o, idx) : !f.on_face(q, o)) continue;
       real r[3];
       for (int a = 0; a < 3; ++a) r[a] = f.coordinate(a, q, idx);
       const real other = ll < 0 ? v[q].p[o] - v_old[q].p[o] : mode(ll, q, r);
-      t += mode(kk, q, r) * other;
+      t += mode(kk, q, r) * (weighted ? f.pseudo(q, o) * other : other);
     }
     return t;
   }
@@ -76,9 +79,9 @@ struct RigidShift {
   RigidMotion m;
   SH_HD void operator()(int i, int j, int k) const {
     const int idx[3] = {i, j, k};
-    const Off o = f.mu.offset(i, j, k);
+    const Off o = f.label.offset(i, j, k);
     for (int q = 0; q < f.dims; ++q) {
-      if (!f.on_face(q, o, idx)) continue;
+      if (!f.on_face(q, o)) continue;
       real r[3];
       for (int a = 0; a < 3; ++a) r[a] = f.coordinate(a, q, idx);
       real dv = m.U[q];
@@ -114,70 +117,90 @@ std::array<double, 6> solve_modes(const std::array<std::array<double, 6>, 6>& G,
 
 }  // namespace
 
-RigidBody::RigidBody(const Decomposition& dec, const Layout& layout, Exec ex, const Field& mu,
-                     real threshold, const std::array<real, 3>& centre, real radius, int margin,
-                     real gain)
-    : dec_(dec), ex_(ex), gain_(gain) {
+RigidBody::RigidBody(const Decomposition& dec, Exec ex, const Field& label, const StiffBody& body,
+                     const Field& mu_max, real mobility, unsigned modes)
+    : dec_(dec), ex_(ex), body_(body), mobility_(mobility) {
   const Grid& g = dec.grid();
-  frame_.mu = mu.view();
-  frame_.threshold = threshold;
+  const Layout& layout = label.layout();
+  frame_.label = label.view();
+  frame_.id = body.id;
+  frame_.mu_max = mu_max.view();
   frame_.offset = dec.offset();
+  frame_.n = g.n;
   frame_.dims = g.dims();
   for (int a = 0; a < 3; ++a) {
     const bool on = a < g.dims();
     frame_.dx[a] = on ? static_cast<real>(g.spacing(a)) : 0;
-    frame_.base[a] = on ? static_cast<real>(g.origin[a] - centre[a]) : 0;
-    // The body's box in global cells; its faces reach one further on the high side.
-    int lo = 0, hi = 1;
-    if (on) {
-      const double h = g.spacing(a);
-      lo = std::max(0, int(std::floor((centre[a] - radius - g.origin[a]) / h)) - margin);
-      hi = std::min(g.n[a], int(std::ceil((centre[a] + radius - g.origin[a]) / h)) + margin);
-    }
-    frame_.lo[a] = lo, frame_.hi[a] = hi;
-    const int faces_hi = on ? hi + 1 : hi;
+    frame_.bounded[a] = on && !g.periodic[a];
+    // The lever arms from the centre of the body's box (any point would span the same motions;
+    // a central one keeps the Gram matrix well conditioned).
+    const real centre = g.origin[a] + real(0.5) * (body.lo[a] + body.hi[a]) * g.spacing(a);
+    frame_.base[a] = on ? static_cast<real>(g.origin[a] - centre) : 0;
+    centre_[a] = on ? centre : 0;
+    // The box's faces reach one further on the high side.
+    const int faces_hi = on ? body.hi[a] + 1 : body.hi[a];
     const int off = dec.offset()[a];
-    owned_.lo[a] = std::max(lo - off, 0);
+    owned_.lo[a] = std::max(body.lo[a] - off, 0);
     owned_.hi[a] = std::min(faces_hi - off, layout.n[a]);
   }
-  // The modes' Gram matrix: exact sums of the geometry (no velocities needed). Modes without a
-  // face (a 2-D run's z translation, its rotations about x and y) stay out of the system.
+  // The modes' Gram matrix over the faces and their pseudo-inertia over the rim: exact sums of
+  // the geometry and the viscosity. Modes without a face or a rim (a 2-D run's z translation, its
+  // rotations about x and y) or that a wall forbids stay out of the system.
   box_cells_ = static_cast<double>(dec.comm().sum(static_cast<long long>(owned_.size())));
-  RigidTerm t{frame_, {}, {}, 0, 0, 0};
-  t.quantum = exact_quantum(dec.comm().max(reduce(ex_, owned_, MaxOp{}, t)), box_cells_);
+  for (bool weighted : {false, true}) {
+    std::array<std::array<double, 6>, 6>& m = weighted ? inertia_ : gram_;
+    RigidTerm t{frame_, {}, {}, 0, 0, 0, weighted};
+    t.quantum = exact_quantum(dec.comm().max(reduce(ex_, owned_, MaxOp{}, t)), box_cells_);
+    for (int k = 0; k < 6; ++k)
+      for (int l = 0; l <= k; ++l) {
+        t.k = k, t.l = l;
+        m[k][l] = m[l][k] = dec.comm().sum(double(reduce(ex_, owned_, SumOp{}, t)));
+      }
+  }
   for (int k = 0; k < 6; ++k)
-    for (int l = 0; l <= k; ++l) {
-      t.k = k, t.l = l;
-      gram_[k][l] = gram_[l][k] = dec.comm().sum(double(reduce(ex_, owned_, SumOp{}, t)));
-    }
-  for (int k = 0; k < 6; ++k)
-    if (gram_[k][k] > 0) active_.push_back(k);
+    if (gram_[k][k] > 0 && inertia_[k][k] > 0 && (modes >> k & 1u)) active_.push_back(k);
 }
 
-RigidMotion RigidBody::rigid_part(const std::array<Field, 3>& V,
-                                  const std::array<Field, 3>& V_old) const {
+RigidMotion RigidBody::fit(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
+                           bool weighted) const {
   RigidTerm t{frame_,
               {V[0].view(), V[1].view(), V[2].view()},
               {V_old[0].view(), V_old[1].view(), V_old[2].view()},
               0,
               -1,
-              0};
+              0,
+              weighted};
   const double bound = reduce_each<1>(ex_, owned_, MaxOp{}, RigidBound{t})[0];
   t.quantum = exact_quantum(dec_.comm().max(bound), box_cells_);
   const std::array<double, 6> local = reduce_each<6>(ex_, owned_, SumOp{}, RigidSums{t});
   std::array<double, 6> b{};
   for (int k : active_) b[k] = dec_.comm().sum(local[k]);
-  const std::array<double, 6> x = solve_modes(gram_, b, active_);
+  // Unweighted: the least-squares fit; weighted: the rim's pseudo-inertia takes the net force and
+  // torque (vdt times them: the velocity change times the faces' pseudo-viscosity).
+  const std::array<double, 6> x = solve_modes(weighted ? inertia_ : gram_, b, active_);
+  const real scale = weighted ? mobility_ : 1;
   RigidMotion m;
   for (int a = 0; a < 3; ++a)
-    m.U[a] = static_cast<real>(x[a]), m.w[a] = static_cast<real>(x[3 + a]);
+    m.U[a] = static_cast<real>(scale * x[a]), m.w[a] = static_cast<real>(scale * x[3 + a]);
   return m;
 }
 
-void RigidBody::accelerate(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
-  RigidMotion m = rigid_part(V, V_old);
-  for (int a = 0; a < 3; ++a) m.U[a] *= gain_, m.w[a] *= gain_;
+RigidMotion RigidBody::rigid_part(const std::array<Field, 3>& V,
+                                  const std::array<Field, 3>& V_old) const {
+  return fit(V, V_old, false);
+}
+
+RigidMotion RigidBody::correction(const std::array<Field, 3>& V,
+                                  const std::array<Field, 3>& V_old) const {
+  return fit(V, V_old, true);
+}
+
+void RigidBody::shift(std::array<Field, 3>& V, const RigidMotion& m) const {
   for_each(ex_, owned_, RigidShift{frame_, {V[0].view(), V[1].view(), V[2].view()}, m});
+}
+
+void RigidBody::accelerate(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
+  shift(V, correction(V, V_old));
 }
 
 }  // namespace staghorn::stokes

@@ -79,6 +79,7 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   fields_.add(mu_, FieldTable::output | FieldTable::state)
       .add(rho_, FieldTable::output | FieldTable::state);
   if (opt_.power_law.active()) power_.emplace(layout_, ex_.backend());
+  rigid_mobility_ = opt_.rigid_bodies.on ? opt_.rigid_bodies.mobility : 0;
   set_initial();
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
@@ -114,11 +115,7 @@ void Stokes::refresh() {
   // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
   mu_floor_ = opt_.median_floor ? quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5) : 0;
   refresh_mu_max();
-  rigid_.reset();
-  if (stiff_ && stiff_->gain > 0) {
-    const StiffInclusion& s = *stiff_;
-    rigid_.emplace(dec_, layout_, ex_, mu_, s.threshold, s.centre, s.radius, s.margin, s.gain);
-  }
+  set_rigid_bodies();
   copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both
 }
 
@@ -144,10 +141,9 @@ void Stokes::retry(real factor) {
   restore_start();
   if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
-  // The rigid-body acceleration is the likelier cause of a divergence (its gain is a heuristic,
-  // docs/models/stokes.md): each retry also divides it by factor^-2, and drops it below 1.
-  if (stiff_)
-    stiff_->gain = stiff_->gain * factor * factor >= 1 ? stiff_->gain * factor * factor : 0;
+  // A retry also slows the stiff bodies' rigid modes by factor^2 (and drops them below 1/20).
+  rigid_mobility_ *= factor * factor;
+  if (rigid_mobility_ < real(0.05)) rigid_mobility_ = 0;
   refresh();
 }
 
@@ -184,18 +180,10 @@ void Stokes::iterate_dim(int count) {
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
     apply_velocity_walls(V_new_);
     fields_.swap_next();
-    if (rigid_) accelerate_rigid_body(Dim);
+    if (!rigid_.empty()) accelerate_rigid_bodies(Dim);
     // The nonlinear viscosity follows the velocities inside the PT iterations.
     if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
   }
-}
-
-void Stokes::accelerate_rigid_body(int dims) {
-  rigid_->accelerate(V_, V_new_);  // V_new_ holds the previous iterate
-  std::vector<Field*> v;
-  for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
-  halo_.exchange(v);
-  apply_velocity_walls(V_);
 }
 
 void Stokes::iterate(int count) {

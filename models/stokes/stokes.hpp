@@ -22,10 +22,15 @@ class Stokes final : public PtModel {
     struct Inclusion {
       real radius, viscosity, density;
       std::optional<std::array<real, 3>> center;  // none: the domain's centre
-      std::optional<real> rigid_acceleration;     // none: automatic
+      std::optional<real> rigid_acceleration;     // deprecated: 0 turns rigid_bodies off
       int subsamples;
     } inclusion;
     materials::Options materials;  // stokes.materials: phases painted after the inclusion
+    struct RigidBodies {
+      bool on;         // mode = auto (and inclusion.rigid_acceleration not 0)
+      real threshold;  // body cells: pseudo-step viscosity above threshold x the matrix's
+      real mobility;   // the correction's step over the pseudo-step at the body's boundary
+    } rigid_bodies;
     real pure_shear;
     std::array<Wall, 6> walls;
     int smoothing;
@@ -64,6 +69,9 @@ class Stokes final : public PtModel {
   Field& rho() { return rho_; }
   // The power law's cell fields (eta0, n, eps_ref), null when every material is Newtonian.
   PowerLawFields* power_law() { return power_ ? &*power_ : nullptr; }
+  // The stiff bodies' rigid-mode corrections and their cell labels (none: no body).
+  const std::vector<RigidBody>& rigid_bodies() const { return rigid_; }
+  const Field* body_labels() const { return body_label_ ? &*body_label_ : nullptr; }
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
@@ -83,10 +91,11 @@ class Stokes final : public PtModel {
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   void apply_velocity_walls(std::array<Field, 3>& V);
-  // The rigid-body acceleration after an iteration, then V's halos and walls again.
-  void accelerate_rigid_body(int dims);
+  // The stiff bodies of mu and their rigid-mode corrections (rigid_bodies.cpp; refresh()).
+  void set_rigid_bodies();
+  // The rigid-mode corrections after an iteration, then V's halos and walls again.
+  void accelerate_rigid_bodies(int dims);
   void set_initial();
-  void set_stiff_inclusion(const real centre[3], real radius);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
   void smooth_viscosity(int passes);
   // Power law (power_law.cpp): one relaxed viscosity update from the current velocities, then
@@ -112,15 +121,12 @@ class Stokes final : public PtModel {
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
-  // The stiff inclusion's rigid-body acceleration (stokes.inclusion.rigid_acceleration): its
-  // geometry (rebuilt by refresh(), mu may have changed) and gain.
-  struct StiffInclusion {
-    std::array<real, 3> centre;
-    real radius, threshold, gain;
-    int margin;  // cells around the inclusion's radius that may still be stiff (smoothing)
-  };
-  std::optional<StiffInclusion> stiff_;
-  std::optional<RigidBody> rigid_;
+  // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
+  // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
+  // retries).
+  std::optional<Field> body_label_;
+  std::vector<RigidBody> rigid_;
+  real rigid_mobility_ = 0;
   std::optional<PowerLawFields> power_;  // some material has a power law (stokes.power_law)
 };
 

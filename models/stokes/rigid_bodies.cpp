@@ -1,0 +1,74 @@
+// The Stokes model's stiff bodies (docs/models/stokes.md, "Stiff inclusions"): found in the
+// viscosity field at every refresh(), each corrected along its rigid modes after every iteration.
+#include <cmath>
+#include <vector>
+
+#include "core/boundary.hpp"
+#include "core/quantile.hpp"
+#include "models/stokes/stokes.hpp"
+
+namespace staghorn::stokes {
+namespace {
+struct CellOf {
+  View f;
+  SH_HD real operator()(int i, int j, int k) const { return f(i, j, k); }
+};
+
+// The rigid modes a body may take beside the walls its box reaches: a free-slip wall forbids the
+// translation along its normal and the rotations that move it along that normal (about the other
+// two axes); a no-slip or prescribed wall holds the body (no mode).
+unsigned wall_modes(unsigned touched, const std::array<Wall, 6>& walls) {
+  unsigned modes = 63;
+  for (int side = 0; side < 6; ++side) {
+    if (!(touched >> side & 1u)) continue;
+    if (walls[side] != Wall::free_slip) return 0;
+    const int a = side / 2;
+    modes &= ~(1u << a);
+    for (int b = 0; b < 3; ++b)
+      if (b != a) modes &= ~(1u << (3 + b));
+  }
+  return modes;
+}
+
+}  // namespace
+
+void Stokes::set_rigid_bodies() {
+  rigid_.clear();
+  if (!opt_.rigid_bodies.on || rigid_mobility_ <= 0) return;
+  // The matrix: the lowest decile of the cell viscosities (the median, where smoothed stiff
+  // inclusions cover half the domain, is one of them). Seeds: cells stiffer than the geometric
+  // mean of the matrix's and the stiffest cell's viscosity; grown over the cells whose
+  // pseudo-steps come from a viscosity above threshold x the matrix's.
+  const Region in = layout_.interior();
+  const real matrix = quantile(ex_, dec_.comm(), in, mu_, 0.1);
+  const real stiffest = dec_.comm().max(reduce(ex_, in, MaxOp{}, CellOf{mu_.view()}));
+  const real threshold = opt_.rigid_bodies.threshold * matrix;
+  if (!(stiffest > threshold)) return;
+  const real seed = std::fmax(std::sqrt(matrix * stiffest), threshold);
+  if (!body_label_) body_label_.emplace("body", Location::cell, layout_, ex_.backend());
+  const std::vector<StiffBody> bodies =
+      label_stiff_bodies(dec_, ex_, mu_, mu_max_, seed, threshold, *body_label_,
+                         [&](Field& f) { halo_.exchange({&f}); });
+  // Each body's rigid modes move with the pseudo-inertia of its rim, along the modes its walls
+  // allow.
+  for (const StiffBody& b : bodies) {
+    const unsigned modes = wall_modes(b.walls, opt_.walls);
+    if (modes != 0)
+      rigid_.emplace_back(dec_, ex_, *body_label_, b, mu_max_, rigid_mobility_, modes);
+  }
+}
+
+void Stokes::accelerate_rigid_bodies(int dims) {
+  // Every correction from this iteration's change (V_new_ holds the previous iterate), then all
+  // added: a body's correction never sees another's.
+  std::vector<RigidMotion> m;
+  m.reserve(rigid_.size());
+  for (const RigidBody& b : rigid_) m.push_back(b.correction(V_, V_new_));
+  for (std::size_t b = 0; b < rigid_.size(); ++b) rigid_[b].shift(V_, m[b]);
+  std::vector<Field*> v;
+  for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
+  halo_.exchange(v);
+  apply_velocity_walls(V_);
+}
+
+}  // namespace staghorn::stokes
