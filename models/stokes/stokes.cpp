@@ -83,6 +83,7 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
+  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re);
 }
 
 void Stokes::smooth_viscosity(int passes) {
@@ -125,6 +126,7 @@ void Stokes::refresh() {
 Params Stokes::params() const {
   PtChoice choice = opt_.pt;
   choice.cfl = cfl_;  // lowered by retries
+  if (damping_) choice.Re = damping_->Re();
   Params p = pt_params(dec_, choice);
   p.mu_floor = mu_floor_;
   return p;
@@ -137,6 +139,8 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
 
 void Stokes::begin_solve(real) {
   save_start();
+  solve_iterations_ = 0;
+  if (damping_) damping_->restart();
   if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
@@ -144,6 +148,8 @@ void Stokes::retry(real factor) {
   restore_start();
   if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
+  solve_iterations_ = 0;
+  if (damping_) damping_->restart();
   // The rigid-body acceleration is the likelier cause of a divergence (its gain is a heuristic,
   // docs/models/stokes.md): each retry also divides it by factor^-2, and drops it below 1.
   if (stiff_)
@@ -201,6 +207,7 @@ void Stokes::accelerate_rigid_body(int dims) {
 void Stokes::iterate(int count) {
   dispatch<2, 3>("grid dimensions", dims(),
                  [&](auto dim) { iterate_dim<decltype(dim)::value>(count); });
+  solve_iterations_ += count;
 }
 
 namespace {
@@ -273,7 +280,15 @@ std::vector<pt::Residual> Stokes::residuals() {
                                    [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
   // With a power law the equations are solved when mu is also the flow law's viscosity of v.
   if (power_) last_residuals_.push_back(viscosity_residual());
+  if (damping_) observe_residuals(last_residuals_);
   return last_residuals_;
+}
+
+void Stokes::observe_residuals(const std::vector<pt::Residual>& r) {
+  std::vector<double> distances;
+  for (const pt::Residual& e : r)
+    distances.push_back(e.norm / (opt_.solver.tol * e.tolerance_factor));
+  damping_->observe(solve_iterations_, distances);
 }
 
 namespace {
