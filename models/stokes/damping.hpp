@@ -4,6 +4,7 @@
 // sees the residual norms of each check and changes no kernel, so an iteration costs what it did.
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -42,7 +43,7 @@ class DampingControl {
   std::vector<Extremes> equations_;
   long long last_iteration_ = -1;
   std::optional<double> zeta_;
-  std::vector<double> recent_;  // damping ratios measured since the latest change of Re
+  std::vector<double> recent_;       // damping ratios measured since the latest change of Re
   std::optional<double> best_zeta_;  // the largest median damping ratio of this solve
   real best_re_ = 0;                 // the Re that gave it
   double step_ = 1;                  // the next factor of Re

@@ -126,9 +126,9 @@ class Stokes final : public PtModel {
   };
   std::optional<StiffInclusion> stiff_;
   std::optional<RigidBody> rigid_;
-  std::optional<PowerLawFields> power_;
-  std::optional<DampingControl> damping_;  // stokes.Re = null
-  long long solve_iterations_ = 0;         // iterations of this solve (attempt) so far  // some material has a power law (stokes.power_law)
+  std::optional<PowerLawFields> power_;    // some material has a power law (stokes.power_law)
+  std::optional<DampingControl> damping_;  // stokes.Re = null: Re tuned during the solve
+  long long solve_iterations_ = 0;         // iterations of this solve (attempt) so far
 };
 
 }  // namespace staghorn::stokes

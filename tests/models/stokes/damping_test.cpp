@@ -1,10 +1,10 @@
 // The damping control of the Stokes PT iterations (models/stokes/damping.hpp) on a synthetic
 // residual history: a decaying oscillation whose damping ratio depends on Re with a known best.
+#include "models/stokes/damping.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "models/stokes/damping.hpp"
 
 namespace staghorn::test {
 namespace {
