@@ -3,12 +3,14 @@
 a 10 x 10 box, inclusions each covering 0.5% of the area, placed at random without overlap (fixed
 seed), smoothed viscosity (10 passes), buoyancy (rho 1, inclusions 0.5, g = -1) or pure shear
 (rate 1), stopping at 1e-5 on the momentum residual and 1e-3 on continuity in their measure
-(stokes.residual_norm = rms_range), with the pseudo-steps' viscosity floor at the median
-(stokes.pt_viscosity_floor). Weak inclusions (10^-1, 10^-5, 10^-9) and strong ones
-(10^3, 10^6). Prints a markdown table; Re and r are the defaults.
+(stokes.residual_norm = rms_range). Weak inclusions (10^-1, 10^-5, 10^-9) and strong ones
+(10^3, 10^6). Prints a markdown table. Every PT parameter is the model's default: the damping Re
+tuned during the solve, r = 1/4, the pseudo-steps' viscosity floor chosen by the measure (the
+median with rms_range); --set overrides any key (e.g. stokes.Re=12.2434 for the fixed optimum).
 
   scripts/stokes_inclusion_table.py --staghorn build/bin/staghorn --n 2047 --kind weak
   scripts/stokes_inclusion_table.py --n 1023 --kind strong --launcher "orterun -np 1"
+  scripts/stokes_inclusion_table.py --n 127 --ncheck 25 --backend cpu --counts 1,14 --modes shear
 """
 import argparse
 import json
