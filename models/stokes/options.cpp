@@ -85,8 +85,8 @@ void Stokes::add_options(io::Schema& s) {
       .above(0);
   s.add("stokes.Re", Type::number, nullptr,
         "Numerical Reynolds number (the damping) of the PT iterations: null (automatic) starts "
-        "from the uniform-viscosity optimum 9 sqrt(3) pi / 4 (Räss et al. 2022) and moves it "
-        "towards the critical damping of the slowest mode measured from the residual history "
+        "from the uniform-viscosity optimum 9 sqrt(3) pi / 4 (Räss et al. 2022) and searches, "
+        "from the residual history, for the Re whose slowest mode decays most per oscillation "
         "(docs/models/stokes.md, \"Damping that tunes itself\"); a number: that Re throughout")
       .above(0);
   s.add("stokes.r", Type::number, 0.25,
