@@ -3,12 +3,14 @@
 a 10 x 10 box, inclusions each covering 0.5% of the area, placed at random without overlap (fixed
 seed), smoothed viscosity (10 passes), buoyancy (rho 1, inclusions 0.5, g = -1) or pure shear
 (rate 1), stopping at 1e-5 on the momentum residual and 1e-3 on continuity in their measure
-(stokes.residual_norm = rms_range), with the pseudo-steps' viscosity floor at the median
-(stokes.pt_viscosity_floor). Weak inclusions (10^-1, 10^-5, 10^-9) and strong ones
-(10^3, 10^6). Prints a markdown table; Re and r are the defaults.
+(stokes.residual_norm = rms_range). Weak inclusions (10^-1, 10^-5, 10^-9) and strong ones
+(10^3, 10^6). Prints a markdown table. Every PT parameter is the model's default: the damping Re
+tuned during the solve, r = 1/4, the pseudo-steps' viscosity floor chosen by the measure (the
+median with rms_range); --set overrides any key (e.g. stokes.Re=12.2434 for the fixed optimum).
 
   scripts/stokes_inclusion_table.py --staghorn build/bin/staghorn --n 2047 --kind weak
   scripts/stokes_inclusion_table.py --n 1023 --kind strong --launcher "orterun -np 1"
+  scripts/stokes_inclusion_table.py --n 127 --ncheck 25 --backend cpu --counts 1,14 --modes shear
 """
 import argparse
 import json
@@ -23,7 +25,7 @@ LENGTH = 10.0
 RADIUS = math.sqrt(LENGTH * LENGTH * 0.005 / math.pi)
 
 
-def config(n, count, viscosity, mode, backend):
+def config(n, count, viscosity, mode, backend, ncheck=200):
     buoyancy = mode == "buoyancy"
     phase = {"shape": "random_inclusions", "count": count, "radius_min": RADIUS,
              "radius_max": RADIUS, "gap": 0.5 * RADIUS, "seed": 1855 + count,
@@ -32,15 +34,28 @@ def config(n, count, viscosity, mode, backend):
         "model": "stokes", "backend": backend,
         "grid": {"n": [n, n, 1], "length": [LENGTH, LENGTH, 1.0]},
         "time": {"dt": 1.0, "steps": 1},
-        "solver": {"tol": 1e-5, "tol_mode": "absolute", "ncheck": 200, "max_iter": 100 * n},
+        "solver": {"tol": 1e-5, "tol_mode": "absolute", "ncheck": ncheck, "max_iter": 100 * n},
         "output": {"every": 0, "final": False},
         "stokes": {"viscosity": 1.0, "density": 1.0 if buoyancy else 0.0,
                    "gravity": [0.0, -1.0 if buoyancy else 0.0, 0.0],
                    "pure_shear": 0.0 if buoyancy else 1.0, "smoothing": 10,
                    "residual_norm": "rms_range", "continuity_tol": 1e-3,
-                   "pt_viscosity_floor": "median",
                    "materials": {"phases": [phase]}},
     }
+
+
+def override(cfg, assignment):
+    """Sets one dotted key of cfg from 'path=value' (value: JSON, else a string)."""
+    path, _, text = assignment.partition("=")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = text
+    keys = path.split(".")
+    node = cfg
+    for k in keys[:-1]:
+        node = node.setdefault(k, {})
+    node[keys[-1]] = value
 
 
 def iterations(args, cfg):
@@ -66,21 +81,35 @@ def main():
     ap.add_argument("--n", type=int, default=2047)
     ap.add_argument("--kind", choices=["weak", "strong"], default="weak")
     ap.add_argument("--counts", default="1,14,46")
+    ap.add_argument("--modes", default="buoyancy,shear")
+    ap.add_argument("--contrasts", default=None, help="comma-separated viscosity ratios")
+    ap.add_argument("--ncheck", type=int, default=200,
+                    help="iterations between residual checks (200 as their runs; ~n/10 keeps "
+                         "the granularity of smaller grids)")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="override a config key, e.g. stokes.Re=9.18 (repeatable)")
     args = ap.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
     contrasts = [1e-1, 1e-5, 1e-9] if args.kind == "weak" else [1e3, 1e6]
-    print(f"| viscosity ratio | buoyancy, {' / '.join(map(str, counts))} inclusions | "
-          f"pure shear, {' / '.join(map(str, counts))} inclusions |")
-    print("| --- | --- | --- |")
+    if args.contrasts:
+        contrasts = [float(c) for c in args.contrasts.split(",")]
+    modes = args.modes.split(",")
+    title = {"buoyancy": "buoyancy", "shear": "pure shear"}
+    print("| viscosity ratio | " + " | ".join(
+        f"{title[m]}, {' / '.join(map(str, counts))} inclusions" for m in modes) + " |")
+    print("| --- | " + " | ".join("---" for _ in modes) + " |")
     for mu in contrasts:
         cells = []
-        for mode in ("buoyancy", "shear"):
+        for mode in modes:
             row = []
             for c in counts:
-                it = iterations(args, config(args.n, c, mu, mode, args.backend))
+                cfg = config(args.n, c, mu, mode, args.backend, args.ncheck)
+                for assignment in args.set:
+                    override(cfg, assignment)
+                it = iterations(args, cfg)
                 row.append("n/c" if it is None else f"{it / args.n:.1f}")
             cells.append(" / ".join(row))
-        print(f"| {mu:g} | {cells[0]} | {cells[1]} |", flush=True)
+        print(f"| {mu:g} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

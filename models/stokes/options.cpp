@@ -4,6 +4,10 @@
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
+namespace {
+// The optimum of the dispersion analysis of Räss et al. (2022) for uniform viscosity.
+const real kUniformOptimumRe = real(9 * std::sqrt(3.0) * M_PI / 4);
+}  // namespace
 
 void Stokes::add_options(io::Schema& s) {
   using io::Type;
@@ -79,13 +83,14 @@ void Stokes::add_options(io::Schema& s) {
         "once, the same results to rounding; on the CPU: tiles of rows marching along z, each new "
         "value computed once and kept in row buffers, the same bits; in 2-D the generic one runs)")
       .one_of({"generic", "tiled"});
-  s.add("stokes.pt_viscosity_floor", Type::string, "none",
+  s.add("stokes.pt_viscosity_floor", Type::string, "auto",
         "Least viscosity the pseudo-steps are taken from (docs/models/stokes.md, \"Pseudo-step "
-        "viscosity\"): none (every point uses the largest viscosity of its neighbourhood) or "
+        "viscosity\"): none (every point uses the largest viscosity of its neighbourhood), "
         "median (the median cell viscosity, the matrix: weak inclusions then follow their matrix "
         "instead of relaxing their pressure at their own slow rate, which the rms_range measure of "
-        "many weak inclusions needs, but their inner momentum residual converges slower)")
-      .one_of({"none", "median"});
+        "many weak inclusions needs, but their inner momentum residual converges slower, which the "
+        "max measure sees) or auto (median with residual_norm = rms_range, none with max)")
+      .one_of({"auto", "none", "median"});
   s.add("stokes.residual_norm", Type::string, "max",
         "Residual norms: max (max|R| L / S with the problem's stress scale S, continuity max|div "
         "v| mu_0 / S) or rms_range (root mean square, momentum times L / (P_max - P_min), "
@@ -95,9 +100,11 @@ void Stokes::add_options(io::Schema& s) {
   s.add("stokes.continuity_tol", Type::number, nullptr,
         "Tolerance of the continuity residual (null: solver.tol, as every other equation)")
       .above(0);
-  s.add("stokes.Re", Type::number, 9 * std::sqrt(3.0) * M_PI / 4,
-        "Numerical Reynolds number of the PT iterations (optimum 9 sqrt(3) pi / 4, Räss et al. "
-        "2022)")
+  s.add("stokes.Re", Type::number, nullptr,
+        "Numerical Reynolds number (the damping) of the PT iterations: null (automatic) starts "
+        "from the uniform-viscosity optimum 9 sqrt(3) pi / 4 (Räss et al. 2022) and searches, "
+        "from the residual history, for the Re whose slowest mode decays most per oscillation "
+        "(docs/models/stokes.md, \"Damping that tunes itself\"); a number: that Re throughout")
       .above(0);
   s.add("stokes.r", Type::number, 0.25,
         "Numerical bulk-to-shear modulus ratio r = K/G of the PT iterations (optimum 1/4)")
@@ -133,13 +140,18 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
         parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
   o.smoothing = at_path(c, "stokes.smoothing").get<int>();
   o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
-  o.median_floor = at_path(c, "stokes.pt_viscosity_floor").get<std::string>() == "median";
   o.rms_norm = at_path(c, "stokes.residual_norm").get<std::string>() == "rms_range";
+  // The floor slows a weak inclusion's inner momentum residual, which only the max measure sees;
+  // the rms measure of many weak inclusions needs it (docs/models/stokes.md).
+  const std::string floor = at_path(c, "stokes.pt_viscosity_floor").get<std::string>();
+  o.median_floor = floor == "median" || (floor == "auto" && o.rms_norm);
   if (const io::json& v = at_path(c, "stokes.continuity_tol"); !v.is_null())
     o.continuity_tol = v.get<real>();
   o.solver = pt::Options::from(c);
   o.power_law = PowerLawOptions::from(c);
-  o.pt = {number("stokes.Re"), number("stokes.r"), o.solver.cfl,
+  const io::json& re = at_path(c, "stokes.Re");
+  o.adaptive_damping = re.is_null();
+  o.pt = {o.adaptive_damping ? kUniformOptimumRe : re.get<real>(), number("stokes.r"), o.solver.cfl,
           vector(at_path(c, "stokes.gravity")),
           at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic"};
   return o;

@@ -84,6 +84,7 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
+  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re);
 }
 
 void Stokes::smooth_viscosity(int passes) {
@@ -122,6 +123,7 @@ void Stokes::refresh() {
 Params Stokes::params() const {
   PtChoice choice = opt_.pt;
   choice.cfl = cfl_;  // lowered by retries
+  if (damping_) choice.Re = damping_->Re();
   Params p = pt_params(dec_, choice);
   p.mu_floor = mu_floor_;
   return p;
@@ -134,6 +136,8 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
 
 void Stokes::begin_solve(real) {
   save_start();
+  solve_iterations_ = 0;
+  if (damping_) damping_->restart();
   if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
@@ -141,6 +145,8 @@ void Stokes::retry(real factor) {
   restore_start();
   if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
+  solve_iterations_ = 0;
+  if (damping_) damping_->restart();
   // A retry also slows the stiff bodies' rigid modes by factor^2 (and drops them below 1/20).
   rigid_mobility_ *= factor * factor;
   if (rigid_mobility_ < real(0.05)) rigid_mobility_ = 0;
@@ -189,6 +195,7 @@ void Stokes::iterate_dim(int count) {
 void Stokes::iterate(int count) {
   dispatch<2, 3>("grid dimensions", dims(),
                  [&](auto dim) { iterate_dim<decltype(dim)::value>(count); });
+  solve_iterations_ += count;
 }
 
 namespace {
@@ -261,7 +268,15 @@ std::vector<pt::Residual> Stokes::residuals() {
                                    [&](auto dim) { return residuals_dim<decltype(dim)::value>(); });
   // With a power law the equations are solved when mu is also the flow law's viscosity of v.
   if (power_) last_residuals_.push_back(viscosity_residual());
+  if (damping_) observe_residuals(last_residuals_);
   return last_residuals_;
+}
+
+void Stokes::observe_residuals(const std::vector<pt::Residual>& r) {
+  std::vector<double> distances;
+  for (const pt::Residual& e : r)
+    distances.push_back(e.norm / (opt_.solver.tol * e.tolerance_factor));
+  damping_->observe(solve_iterations_, distances);
 }
 
 namespace {

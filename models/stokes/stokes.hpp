@@ -7,6 +7,7 @@
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/walls.hpp"
+#include "models/stokes/damping.hpp"
 #include "models/stokes/power_law.hpp"
 #include "models/stokes/rigid_body.hpp"
 
@@ -35,7 +36,8 @@ class Stokes final : public PtModel {
     std::array<Wall, 6> walls;
     int smoothing;
     bool tiled;                          // kernel = tiled
-    bool median_floor;                   // pt_viscosity_floor = median
+    bool median_floor;                   // pt_viscosity_floor = median, or auto with rms_range
+    bool adaptive_damping;               // stokes.Re = null: Re from the residual history
     bool rms_norm;                       // residual_norm = rms_range
     std::optional<real> continuity_tol;  // none: solver.tol
     PtChoice pt;                         // Re, r, solver.cfl, gravity, viscosity_average = harmonic
@@ -120,6 +122,9 @@ class Stokes final : public PtModel {
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
+  // Feeds the damping control one check's residuals (the largest over its target).
+  void observe_residuals(const std::vector<pt::Residual>& r);
+
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
@@ -127,7 +132,9 @@ class Stokes final : public PtModel {
   std::optional<Field> body_label_;
   std::vector<RigidBody> rigid_;
   real rigid_mobility_ = 0;
-  std::optional<PowerLawFields> power_;  // some material has a power law (stokes.power_law)
+  std::optional<PowerLawFields> power_;    // some material has a power law (stokes.power_law)
+  std::optional<DampingControl> damping_;  // stokes.Re = null: Re tuned during the solve
+  long long solve_iterations_ = 0;         // iterations of this solve (attempt) so far
 };
 
 }  // namespace staghorn::stokes

@@ -1,0 +1,119 @@
+#include "models/stokes/damping.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace staghorn::stokes {
+namespace {
+
+// An extreme of a log residual counts once the residual has left it by this much (a factor of
+// 1.28): the higher modes' ripples stay below it, the slowest mode's swings exceed it.
+constexpr double kProminence = 0.25;
+// A peak measures the damping only if its equation is then within this factor (log) of the
+// largest distance to convergence: the equation that decides the iteration count.
+constexpr double kRelevant = 2.3;
+// The first step of Re (down: buoyancy-driven flows converge faster with less damping than
+// the uniform optimum, shear around inclusions at about it), the least step still taken, and the
+// range of Re in multiples of the start.
+constexpr double kFirstStep = 0.8, kDeadBand = 1.05;
+constexpr double kLeast = 0.25, kMost = 4;
+// Re follows the median of this many measurements since its last change (transients and the
+// interplay of the equations' peaks make single ones scatter).
+constexpr std::size_t kVotes = 3;
+
+}  // namespace
+
+DampingControl::DampingControl(real re0) : re0_(re0), re_(re0) { restart(); }
+
+void DampingControl::restart() {
+  equations_.clear();
+  last_iteration_ = -1;
+  zeta_.reset();
+  recent_.clear();
+  best_zeta_.reset();
+  step_ = kFirstStep;
+}
+
+void DampingControl::observe(long long iteration, const std::vector<double>& distances) {
+  if (iteration == last_iteration_) return;  // the same check seen twice (diagnostics)
+  last_iteration_ = iteration;
+  std::vector<double> level(distances.size());
+  double limiting = -HUGE_VAL;
+  for (std::size_t e = 0; e < distances.size(); ++e) {
+    level[e] = distances[e] > 0 && std::isfinite(distances[e]) ? std::log(distances[e]) : -HUGE_VAL;
+    limiting = std::max(limiting, level[e]);
+  }
+  if (!std::isfinite(limiting)) return;
+  const bool first = equations_.empty();
+  if (first) equations_.resize(distances.size());
+  for (std::size_t e = 0; e < distances.size(); ++e) {
+    Extremes& x = equations_[e];
+    if (!std::isfinite(level[e])) continue;
+    if (first) {
+      x.extreme = level[e], x.at = iteration;
+      continue;
+    }
+    track(x, iteration, level[e], limiting);
+  }
+}
+
+void DampingControl::track(Extremes& x, long long iteration, double level, double limiting) {
+  if (x.falling) {
+    if (level < x.extreme) {
+      x.extreme = level, x.at = iteration;
+    } else if (level > x.extreme + kProminence) {  // a trough at x.at
+      x.have_trough = true;
+      x.falling = false;
+      x.extreme = level, x.at = iteration;
+    }
+    return;
+  }
+  if (level > x.extreme) {
+    x.extreme = level, x.at = iteration;
+    return;
+  }
+  if (level >= x.extreme - kProminence) return;
+  // A peak at x.at: with the one before, half a period of the slowest mode and its decay.
+  if (x.peak && x.have_trough && x.extreme >= limiting - kRelevant) {
+    const double period = static_cast<double>(x.at - x.peak->first);
+    const double decay = x.peak->second - x.extreme;
+    if (period > 0 && decay > 0) {
+      const double sigma = decay / period, omega = M_PI / period;
+      zeta_ = sigma / std::hypot(sigma, omega);
+      recent_.push_back(*zeta_);
+      if (recent_.size() == kVotes) {
+        std::vector<double> sorted = recent_;
+        std::nth_element(sorted.begin(), sorted.begin() + kVotes / 2, sorted.end());
+        recent_.erase(recent_.begin());
+        adapt(sorted[kVotes / 2]);
+      }
+    }
+  }
+  x.peak = {x.at, x.extreme};
+  x.falling = true;
+  x.extreme = level, x.at = iteration;
+}
+
+// Extremum seeking on the measured damping ratio: the slowest mode's decay per half-period
+// (zeta = sigma / sqrt(sigma^2 + w^2), sigma from the peaks' decay, w from their spacing) is the
+// iteration's convergence per oscillation, and the best Re makes it largest. Re moves by a factor
+// in one direction while zeta grows; when it falls, the search goes back to the best Re and on
+// past it with half the step (in log Re), until the step is within the dead band: then Re stays
+// at the best one measured.
+void DampingControl::adapt(double zeta) {
+  double next = re_;
+  if (!best_zeta_ || zeta >= *best_zeta_) {
+    best_zeta_ = zeta, best_re_ = re_;
+    next = re_ * step_;
+  } else {
+    step_ = 1 / std::sqrt(step_);
+    next = best_re_ * step_;
+  }
+  if (step_ < kDeadBand && step_ > 1 / kDeadBand) next = best_re_;
+  next = std::clamp<double>(next, kLeast * re0_, kMost * re0_);
+  if (next == re_) return;
+  re_ = static_cast<real>(next);
+  recent_.clear();
+}
+
+}  // namespace staghorn::stokes

@@ -1,0 +1,72 @@
+// The damping control of the Stokes PT iterations (models/stokes/damping.hpp) on a synthetic
+// residual history: a decaying oscillation whose damping ratio depends on Re with a known best.
+#include "models/stokes/damping.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace staghorn::test {
+namespace {
+
+using stokes::DampingControl;
+
+// The slowest mode's damping ratio as a function of Re: largest (0.7) at `best`, falling off on
+// either side in log Re, as the measured one does (docs/models/stokes.md).
+double damping_ratio(double re, double best) {
+  const double x = std::log(re / best) / 0.5;
+  return 0.7 * std::exp(-0.5 * x * x);
+}
+
+// Runs `iterations` iterations of a mode with half-period `half_period`, checked every `ncheck`,
+// two equations with their oscillations out of phase; returns the control's final Re.
+double tuned_re(double re0, double best, long long iterations) {
+  const double half_period = 600, omega = M_PI / half_period;
+  const int ncheck = 25;
+  DampingControl control(re0);
+  double log_amplitude = std::log(1e6), phase = 0;
+  for (long long it = 0; it <= iterations; it += ncheck) {
+    control.observe(it, {std::exp(log_amplitude) * std::fmax(std::fabs(std::cos(phase)), 1e-3),
+                         std::exp(log_amplitude) * std::fmax(std::fabs(std::sin(phase)), 1e-3)});
+    const double zeta = damping_ratio(control.Re(), best);
+    // sigma = zeta w_n, oscillation at w = w_n sqrt(1 - zeta^2): per iteration at this Re.
+    const double wn = omega / std::sqrt(1 - zeta * zeta);
+    log_amplitude -= zeta * wn * ncheck;
+    phase += omega * ncheck;
+  }
+  return control.Re();
+}
+
+TEST(DampingControl, FindsTheBestDampingBelowTheStart) {
+  const double re0 = 12.24, best = 0.6 * re0;
+  const double re = tuned_re(re0, best, 40 * 600);
+  RecordProperty("Re_over_best", std::to_string(re / best));
+  EXPECT_NEAR(re / best, 1, 0.15);
+}
+
+TEST(DampingControl, FindsTheBestDampingAboveTheStart) {
+  const double re0 = 12.24, best = 1.5 * re0;
+  const double re = tuned_re(re0, best, 40 * 600);
+  RecordProperty("Re_over_best", std::to_string(re / best));
+  EXPECT_NEAR(re / best, 1, 0.15);
+}
+
+TEST(DampingControl, StaysAtTheStartWhenItIsBest) {
+  const double re0 = 12.24;
+  EXPECT_NEAR(tuned_re(re0, re0, 40 * 600) / re0, 1, 0.15);
+}
+
+// Checks at the same iteration (a model's diagnostics) and residuals that are 0 or not finite
+// change nothing.
+TEST(DampingControl, IgnoresRepeatedAndEmptyChecks) {
+  DampingControl control(10);
+  for (int it = 0; it < 5000; it += 25) {
+    control.observe(it, {0.0, NAN});
+    control.observe(it, {0.0, NAN});
+  }
+  EXPECT_EQ(control.Re(), 10);
+  EXPECT_FALSE(control.last_damping_ratio());
+}
+
+}  // namespace
+}  // namespace staghorn::test
