@@ -107,6 +107,8 @@ def main():
                 for assignment in args.set:
                     override(cfg, assignment)
                 it = iterations(args, cfg)
+                # Each case as it ends (stderr), so that a cut run keeps what it measured.
+                print(f"{mode} {c} inclusions {mu:g}: {it} iterations", file=sys.stderr, flush=True)
                 row.append("n/c" if it is None else f"{it / args.n:.1f}")
             cells.append(" / ".join(row))
         print(f"| {mu:g} | " + " | ".join(cells) + " |", flush=True)
