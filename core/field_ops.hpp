@@ -18,6 +18,12 @@ struct FillKernel {
   SH_HD void operator()(int i, int j, int k) const { dst(i, j, k) = value; }
 };
 
+// A field's value at a cell, as the functor of a reduce.
+struct ValueAt {
+  View f;
+  SH_HD real operator()(int i, int j, int k) const { return f(i, j, k); }
+};
+
 // dst = src over the whole padded block.
 inline void copy(const Exec& ex, Field& dst, const Field& src, Lane lane = Lane::inner) {
   for_each(ex, dst.layout().all(), lane, CopyKernel{dst.view(), src.view()});

@@ -26,11 +26,6 @@ namespace {
 
 const stokes::FieldText kText{"1", "1", "solid velocity"};
 
-struct CellValue {
-  View f;
-  SH_HD real operator()(int i, int j, int k) const { return f(i, j, k); }
-};
-
 }  // namespace
 
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
@@ -168,7 +163,7 @@ void CoupledHydroMech::begin_solve(real dt) {
   dt_ = dt;
   copy(ex_, phi_old_, phi_);  // halos and ghosts included
   if (mean_reference_) {
-    const real sum = exact_sum(ex_, dec_.comm(), layout_.interior(), CellValue{phi_.view()});
+    const real sum = exact_sum(ex_, dec_.comm(), layout_.interior(), ValueAt{phi_.view()});
     phi_ref_ = sum / static_cast<real>(dec_.grid().cells());
   }
   // eta_ve = 1 / (1/eta_s + 1/(G dt)): the viscosity of a Maxwell solid over one step.

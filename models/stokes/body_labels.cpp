@@ -5,18 +5,13 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/field_ops.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
 #include "io/schema.hpp"
 
 namespace staghorn::stokes {
 namespace {
-
-struct Fill {
-  View f;
-  real value;
-  SH_HD void operator()(int i, int j, int k) const { f(i, j, k) = value; }
-};
 
 // A seed cell starts with its own id: 1 + its global linear index (unique, the same on any rank).
 struct Seed {
@@ -120,7 +115,8 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
         "only below 2^" +
         std::to_string(std::numeric_limits<real>::digits) + " cells; set it to \"off\"");
   Field scratch("body_label_scratch", Location::cell, layout, label.backend());
-  for (Field* f : {&label, &scratch}) for_each(ex, layout.all(), Fill{f->view(), 0});
+  fill(ex, label, 0);
+  fill(ex, scratch, 0);
   for_each(ex, layout.interior(), Seed{mu.view(), label.view(), seed, dec.offset(), g.n});
   exchange(label);
   // Each pass carries a label one cell further: as many passes as the longest path inside a

@@ -4,16 +4,12 @@
 #include <vector>
 
 #include "core/boundary.hpp"
+#include "core/field_ops.hpp"
 #include "core/quantile.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
 namespace {
-struct CellOf {
-  View f;
-  SH_HD real operator()(int i, int j, int k) const { return f(i, j, k); }
-};
-
 // The rigid modes a body may take beside the walls its box reaches: a free-slip wall forbids the
 // translation along its normal and the rotations that move it along that normal (about the other
 // two axes); a no-slip or prescribed wall holds the body (no mode).
@@ -41,7 +37,7 @@ void Stokes::set_rigid_bodies() {
   // pseudo-steps come from a viscosity above threshold x the matrix's.
   const Region in = layout_.interior();
   const real matrix = quantile(ex_, dec_.comm(), in, mu_, 0.1);
-  const real stiffest = dec_.comm().max(reduce(ex_, in, MaxOp{}, CellOf{mu_.view()}));
+  const real stiffest = dec_.comm().max(reduce(ex_, in, MaxOp{}, ValueAt{mu_.view()}));
   const real threshold = opt_.rigid_bodies.threshold * matrix;
   if (!(stiffest > threshold)) return;
   const real seed = std::fmax(std::sqrt(matrix * stiffest), threshold);

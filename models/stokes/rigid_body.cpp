@@ -199,8 +199,4 @@ void RigidBody::shift(std::array<Field, 3>& V, const RigidMotion& m) const {
   for_each(ex_, owned_, RigidShift{frame_, {V[0].view(), V[1].view(), V[2].view()}, m});
 }
 
-void RigidBody::accelerate(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
-  shift(V, correction(V, V_old));
-}
-
 }  // namespace staghorn::stokes

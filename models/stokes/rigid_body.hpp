@@ -79,16 +79,13 @@ class RigidBody {
   RigidBody(const Decomposition& dec, Exec ex, const Field& label, const StiffBody& body,
             const Field& mu_max, real mobility, unsigned modes = 63);
 
-  // After an iteration took V from V_old: adds the correction to the body's faces this block owns
-  // (the caller exchanges the halos: a face in the outermost halo layer could not tell whether
-  // the cell behind it is in the body).
-  void accelerate(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
-  // The same in two halves (several bodies: every correction from the same change, then all
-  // added): the correction, and adding a rigid motion to the body's faces.
+  // Adds a rigid motion (the correction) to the body's faces this block owns (the caller exchanges
+  // the halos: a face in the outermost halo layer could not tell whether the cell behind it is in
+  // the body). Several bodies: every correction from the same change first, then all added.
   void shift(std::array<Field, 3>& V, const RigidMotion& m) const;
 
   // The least-squares rigid motion of V - V_old on the body's faces (unweighted; for tests), and
-  // of the weighted change that accelerate() adds.
+  // of the weighted change (the correction).
   RigidMotion rigid_part(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
   RigidMotion correction(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
 

@@ -136,8 +136,7 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
 
 void Stokes::begin_solve(real) {
   save_start();
-  solve_iterations_ = 0;
-  if (damping_) damping_->restart();
+  restart_damping();
   if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
@@ -145,8 +144,7 @@ void Stokes::retry(real factor) {
   restore_start();
   if (power_) copy(ex_, mu_, power_->mu_start);
   cfl_ *= factor;
-  solve_iterations_ = 0;
-  if (damping_) damping_->restart();
+  restart_damping();
   // A retry also slows the stiff bodies' rigid modes by factor^2 (and drops them below 1/20).
   rigid_mobility_ *= factor * factor;
   if (rigid_mobility_ < real(0.05)) rigid_mobility_ = 0;
@@ -270,6 +268,11 @@ std::vector<pt::Residual> Stokes::residuals() {
   if (power_) last_residuals_.push_back(viscosity_residual());
   if (damping_) observe_residuals(last_residuals_);
   return last_residuals_;
+}
+
+void Stokes::restart_damping() {
+  solve_iterations_ = 0;
+  if (damping_) damping_->restart();
 }
 
 void Stokes::observe_residuals(const std::vector<pt::Residual>& r) {

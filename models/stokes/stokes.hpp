@@ -98,6 +98,10 @@ class Stokes final : public PtModel {
   // The rigid-mode corrections after an iteration, then V's halos and walls again.
   void accelerate_rigid_bodies(int dims);
   void set_initial();
+  // A new solve or attempt: the damping search and this solve's iteration count start over.
+  void restart_damping();
+  // Feeds the damping control one check's residuals (each over its target).
+  void observe_residuals(const std::vector<pt::Residual>& r);
   // Explicit diffusion passes over mu (stokes.smoothing), once after the initial state.
   void smooth_viscosity(int passes);
   // Power law (power_law.cpp): one relaxed viscosity update from the current velocities, then
@@ -122,9 +126,6 @@ class Stokes final : public PtModel {
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
-  // Feeds the damping control one check's residuals (the largest over its target).
-  void observe_residuals(const std::vector<pt::Residual>& r);
-
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by

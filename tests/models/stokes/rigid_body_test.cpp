@@ -87,7 +87,7 @@ TEST(RigidBody, ProjectionIn2DIsTranslationAndSpin) {
   EXPECT_EQ(m.w[1], 0);
 }
 
-// accelerate() adds the correction's rigid motion on the body's faces (a body cell beside them)
+// shift() adds the correction's rigid motion on the body's faces (a body cell beside them)
 // and nowhere else.
 TEST(RigidBody, CorrectionMovesTheBodysFacesOnly) {
   StokesRun r(ball_config(32, 1));
@@ -98,7 +98,7 @@ TEST(RigidBody, CorrectionMovesTheBodysFacesOnly) {
   RigidField g{{m.U[0], m.U[1], 0}, {0, 0, m.w[2]}};
   for (int a = 0; a < 3; ++a) g.c[a] = f.c[a];
   EXPECT_GT(std::fabs(g.U[0]) + std::fabs(g.U[1]) + std::fabs(g.w[2]), 0);
-  body.accelerate(v.V, v.V_old);
+  body.shift(v.V, m);
   const std::vector<real> label = r.model->body_labels()->to_host();
   const Layout& l = r.model->mu().layout();
   const real id = body.body().id;
