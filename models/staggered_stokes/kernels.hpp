@@ -4,7 +4,7 @@
 // P at cell centres, v on faces, tau_xx.. at centres, tau_xy.. on edges, mu and rho at centres.
 // Solved by accelerated pseudo-transient iterations (Räss et al. 2022, GMD, Stokes section):
 //   P   <- P - K~dtau div(v)
-//   tau <- (tau + 2 G~dtau eps_dev) / (1 + G~dtau / mu)
+//   tau <- (tau + 2 G~dtau eps) / (1 + G~dtau / mu)      (eps: eps_dev, or the whole rate)
 //   v   <- v + dtau/rho~ (div(tau) - grad(P) + rho g)
 // with G~dtau = gdt mu_max, K~dtau = r G~dtau and dtau/rho~ = vdt / mu_max from the local maximum
 // viscosity. One fused kernel does a whole iteration: each cell updates its pressure, normal
@@ -28,6 +28,12 @@ struct Params {
   // Switches as int, not bool: GCC unswitches the CPU's row loops on them and vectorises each
   // version, which it does not for a loop-invariant bool.
   int harmonic = 0;  // harmonic (else arithmetic) viscosity average on edges
+  // 1: the stresses relax towards the deviatoric strain rate (compressible flow, whose div(v)
+  // stays). 0: towards the whole rate, for incompressible flow: the iterations' isotropic stress
+  // then carries 2 G~ of the pseudo-compressional wave's modulus K~ + 2 G~, which the pseudo-steps
+  // assume (docs/models/stokes.md, "Accelerated pseudo-transient iterations"); it vanishes with
+  // div(v), so the converged solution is the same.
+  int deviatoric = 1;
   // The least viscosity a pseudo-step is taken from (docs/models/stokes.md, "Pseudo-step
   // viscosity"): 0 lets each point use its own neighbourhood's largest.
   real mu_floor = 0;
@@ -57,10 +63,12 @@ struct Kinematics {
     if constexpr (Dim >= 3) d += d_za(s.Vz, o) * c.rdz;
     return d;
   }
-  // Deviatoric normal strain rates at cell o.
-  SH_HD real exx(Off o) const { return stencil::d_xa(s.Vx, o) * c.rdx - div(o) / 3; }
-  SH_HD real eyy(Off o) const { return stencil::d_ya(s.Vy, o) * c.rdy - div(o) / 3; }
-  SH_HD real ezz(Off o) const { return stencil::d_za(s.Vz, o) * c.rdz - div(o) / 3; }
+  // Normal strain rates at cell o: deviatoric, or whole (Params::deviatoric).
+  SH_HD real mean_normal_rate(Off o) const { return div(o) / 3; }
+  SH_HD real isotropic(Off o) const { return c.deviatoric ? mean_normal_rate(o) : real(0); }
+  SH_HD real exx(Off o) const { return stencil::d_xa(s.Vx, o) * c.rdx - isotropic(o); }
+  SH_HD real eyy(Off o) const { return stencil::d_ya(s.Vy, o) * c.rdy - isotropic(o); }
+  SH_HD real ezz(Off o) const { return stencil::d_za(s.Vz, o) * c.rdz - isotropic(o); }
   // Shear strain rates on the edges at the low corner of cell o.
   SH_HD real exy(Off o) const {
     using namespace stencil;

@@ -23,6 +23,7 @@ Params pt_params(const Decomposition& dec, const PtChoice& choice) {
     p.wall_lo[a] = a < g.dims() && !g.periodic[a] && dec.at_low(a);
   }
   p.harmonic = choice.harmonic;
+  p.deviatoric = choice.deviatoric;
   return p;
 }
 

@@ -16,6 +16,7 @@ struct PtChoice {
   real Re = 0, r = 0, cfl = 0;
   std::array<real, 3> gravity{};  // body force per unit density (the buoyancy's direction)
   bool harmonic = false;          // harmonic edge viscosity (else arithmetic)
+  bool deviatoric = true;         // Params::deviatoric: false for incompressible flow
 };
 
 // The constants of one iteration on this rank's block of `dec`.

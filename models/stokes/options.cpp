@@ -106,8 +106,9 @@ void Stokes::add_options(io::Schema& s) {
         "from the residual history, for the Re whose slowest mode decays most per oscillation "
         "(docs/models/stokes.md, \"Damping that tunes itself\"); a number: that Re throughout")
       .above(0);
-  s.add("stokes.r", Type::number, 0.25,
-        "Numerical bulk-to-shear modulus ratio r = K/G of the PT iterations (optimum 1/4)")
+  s.add("stokes.r", Type::number, 1.0,
+        "Numerical bulk-to-shear modulus ratio r = K/G of the PT iterations (1, as Räss et al. "
+        "2022 run their inclusion benchmarks; docs/models/stokes.md)")
       .above(0);
 }
 
@@ -130,7 +131,8 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   i.subsamples = at_path(c, "stokes.inclusion.subsamples").get<int>();
   o.rigid_bodies = {at_path(c, "stokes.rigid_bodies.mode").get<std::string>() == "auto" &&
                         i.rigid_acceleration.value_or(1) != 0,
-                    number("stokes.rigid_bodies.threshold"), number("stokes.rigid_bodies.mobility")};
+                    number("stokes.rigid_bodies.threshold"),
+                    number("stokes.rigid_bodies.mobility")};
   o.materials = materials::Options::from(
       c, "stokes.materials", {materials::Property::viscosity, materials::Property::density});
   o.pure_shear = number("stokes.pure_shear");
@@ -151,9 +153,12 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   o.power_law = PowerLawOptions::from(c);
   const io::json& re = at_path(c, "stokes.Re");
   o.adaptive_damping = re.is_null();
-  o.pt = {o.adaptive_damping ? kUniformOptimumRe : re.get<real>(), number("stokes.r"), o.solver.cfl,
+  o.pt = {o.adaptive_damping ? kUniformOptimumRe : re.get<real>(),
+          number("stokes.r"),
+          o.solver.cfl,
           vector(at_path(c, "stokes.gravity")),
-          at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic"};
+          at_path(c, "stokes.viscosity_average").get<std::string>() == "harmonic",
+          /*deviatoric=*/false};
   return o;
 }
 

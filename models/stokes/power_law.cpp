@@ -79,7 +79,8 @@ void Stokes::refresh_mu_max() {
   halo_.exchange({&mu_});
   fill_ghosts(ex_, dec_, mu_, zero_gradient_sides());
   dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
-    for_each(ex_, layout_.interior(), LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), mu_floor_});
+    for_each(ex_, layout_.interior(),
+             LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), mu_floor_});
   });
   halo_.exchange({&mu_max_});
   fill_ghosts(ex_, dec_, mu_max_, zero_gradient_sides());
@@ -88,9 +89,9 @@ void Stokes::refresh_mu_max() {
 void Stokes::update_viscosity() {
   dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
     constexpr int D = decltype(dim)::value;
-    for_each(
-        ex_, layout_.interior(),
-        PowerLawUpdate<D>{{{params(), state(), material()}, power_->law(), opt_.power_law.update}});
+    for_each(ex_, layout_.interior(),
+             PowerLawUpdate<D>{
+                 {{physical_params(), state(), material()}, power_->law(), opt_.power_law.update}});
   });
   // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood).
   refresh_mu_max();
@@ -99,9 +100,10 @@ void Stokes::update_viscosity() {
 pt::Residual Stokes::viscosity_residual() {
   const real local = dispatch<2, 3>("grid dimensions", dims(), [&](auto dim) {
     constexpr int D = decltype(dim)::value;
-    return reduce(ex_, layout_.interior(), MaxOp{},
-                  ViscosityMismatch<D>{
-                      {{params(), state(), material()}, power_->law(), opt_.power_law.update}});
+    return reduce(
+        ex_, layout_.interior(), MaxOp{},
+        ViscosityMismatch<D>{
+            {{physical_params(), state(), material()}, power_->law(), opt_.power_law.update}});
   });
   return {"viscosity", dec_.comm().max(local), 1};
 }

@@ -41,6 +41,22 @@ struct SmoothStep {
   }
 };
 
+// P and the normal stresses of the iterations' form (whole strain rates) to the physical ones:
+// the isotropic part 2 mu div(v) / 3 of the normal stresses moves into the pressure.
+template <int Dim>
+struct ToPhysicalStresses {
+  Kinematics<Dim> k;
+  SH_HD void operator()(int i, int j, int kz) const {
+    const State& s = k.s;
+    const Off o = s.P.offset(i, j, kz);
+    const real iso = 2 * k.m.mu.p[o] * k.mean_normal_rate(o);
+    s.P.p[o] -= iso;
+    s.Txx.p[o] -= iso;
+    if constexpr (Dim >= 2) s.Tyy.p[o] -= iso;
+    if constexpr (Dim >= 3) s.Tzz.p[o] -= iso;
+  }
+};
+
 }  // namespace
 
 Stokes::Stokes(const ModelContext& ctx) : Stokes(ctx, Options::from(ctx.config)) {}
@@ -136,9 +152,32 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
 
 void Stokes::begin_solve(real) {
   save_start();
+  iterating_ = true;
   restart_damping();
   if (power_) copy(ex_, power_->mu_start, mu_);
 }
+
+void Stokes::end_step() {
+  dispatch<2, 3>("grid dimensions", dims(),
+                 [&](auto dim) { to_physical_stresses<decltype(dim)::value>(); });
+  iterating_ = false;
+}
+
+template <int Dim>
+void Stokes::to_physical_stresses() {
+  if (params().deviatoric) return;
+  for_each(ex_, layout_.interior(), ToPhysicalStresses<Dim>{{params(), state(), material()}});
+  halo_.exchange({&P_, &T_[0], &T_[1], &T_[2]});
+  for (Field* f : {&P_, &T_[0], &T_[1], &T_[2]}) fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
+}
+
+Params Stokes::physical_params() const {
+  Params p = params();
+  p.deviatoric = 1;
+  return p;
+}
+
+Params Stokes::residual_params() const { return iterating_ ? params() : physical_params(); }
 
 void Stokes::retry(real factor) {
   restore_start();
@@ -232,7 +271,7 @@ std::vector<pt::Residual> Stokes::residuals_dim() {
   const Grid& g = dec_.grid();
   real lmax = 0;
   for (int a = 0; a < Dim; ++a) lmax = std::fmax(lmax, g.length[a]);
-  const Kinematics<Dim> kin{params(), state(), material()};
+  const Kinematics<Dim> kin{residual_params(), state(), material()};
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
   const char* names[4] = {"momentum_x", "momentum_y", "momentum_z", "continuity"};

@@ -78,6 +78,11 @@ class Stokes final : public PtModel {
   void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
   Params params() const;
+  // With the physical (deviatoric) strain rates: the power law's invariant, and the residuals
+  // once end_step() has turned P and tau into the physical ones (residual_params(); while a solve
+  // runs they take the iterations' whole-rate stresses, of the same total).
+  Params physical_params() const;
+  Params residual_params() const;
   // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
   real stress_scale() const { return stress_scale_; }
 
@@ -98,6 +103,12 @@ class Stokes final : public PtModel {
   // The rigid-mode corrections after an iteration, then V's halos and walls again.
   void accelerate_rigid_bodies(int dims);
   void set_initial();
+  // After a converged solve: P and the normal stresses of the iterations (whole strain rates,
+  // Params::deviatoric = 0) become the physical ones, P - 2 mu div(v) / 3 and tau - 2 mu div(v) /
+  // 3, which give the same total stress, hence the same residuals, with deviatoric rates.
+  void end_step() override;
+  template <int Dim>
+  void to_physical_stresses();
   // A new solve or attempt: the damping search and this solve's iteration count start over.
   void restart_damping();
   // Feeds the damping control one check's residuals (each over its target).
@@ -132,6 +143,7 @@ class Stokes final : public PtModel {
   // retries).
   std::optional<Field> body_label_;
   std::vector<RigidBody> rigid_;
+  bool iterating_ = false;  // P and tau in the iterations' form (begin_solve to end_step)
   real rigid_mobility_ = 0;
   std::optional<PowerLawFields> power_;    // some material has a power law (stokes.power_law)
   std::optional<DampingControl> damping_;  // stokes.Re = null: Re tuned during the solve

@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real g = c.gdt * mm;
       const real Pn = P - c.r * g * e.div;
       const real f = relax_factor(g, mu0);
-      const real third = divide(e.div, real(3));
+      const real third = c.deviatoric ? divide(e.div, real(3)) : real(0);
       const real Txxn = relaxed_by(f, Txx, g, e.exx - third);
       const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - third);
       const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - third);

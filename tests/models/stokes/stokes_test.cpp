@@ -177,9 +177,11 @@ TEST(Stokes, WeakInclusionContrastOf1e4ConvergesInFewIterations) {
 
 // 14 inclusions 10^5 times less viscous in pure shear, measured as Räss et al. (2022) do
 // (scripts/stokes_inclusion_table.py at 160^2): with the pseudo-steps' viscosity floor at the
-// median (the matrix) the inclusions follow their matrix and the solve converges in under 25 n_x
-// iterations (3800); with purely local pseudo-steps their pressure relaxes 10^5 times too slowly
-// and 30 n_x are not enough (docs/models/stokes.md, "Pseudo-step viscosity").
+// median (the matrix) the solve converges in under 20 n_x iterations (2625 with checks every 25).
+// Since the iterations relax the stresses towards the whole strain rate (Params::deviatoric = 0)
+// purely local pseudo-steps converge too (2725): with deviatoric rates their inclusions' pressure
+// relaxed 10^5 times too slowly and 30 n_x were not enough (docs/models/stokes.md, "Pseudo-step
+// viscosity").
 io::json weak_inclusions_config(int n, const char* floor) {
   const double length = 10, radius = std::sqrt(length * length * 0.005 / M_PI);
   const io::json phase = {{"shape", "random_inclusions"},
@@ -205,16 +207,19 @@ TEST(Stokes, WeakInclusionsFollowTheMatrixWithTheMedianViscosityFloor) {
   StokesRun r(weak_inclusions_config(160, "median"));
   const long long it = r.solve();
   RecordProperty("iterations", std::to_string(it));
-  EXPECT_LE(it, 25 * 160);
+  EXPECT_LE(it, 20 * 160);
   StokesRun local(weak_inclusions_config(160, "none"));
-  EXPECT_THROW(local.solve(), NumericalError);
+  const long long local_it = local.solve();
+  RecordProperty("iterations_without_floor", std::to_string(local_it));
+  EXPECT_LE(local_it, 20 * 160);
 }
 
 // 46 inclusions 10^9 times less viscous and half as dense, rising (Räss et al. 2022's benchmark as
 // scripts/stokes_inclusion_table.py sets it up, at 127^2): with the damping tuned during the solve
-// (stokes.Re = null, the default) it converges within 33 n_x iterations (3650 measured), which
-// the fixed uniform-viscosity optimum Re = 9 sqrt(3) pi / 4 exceeds (4850; docs/models/stokes.md,
-// "Damping that tunes itself").
+// (stokes.Re = null, the default) it converges within 30 n_x iterations (3450 measured), no more
+// than 10% above the fixed Re it starts from, 9 sqrt(3) pi / 4 (3325). With the deviatoric
+// iterations and r = 1/4 (before Params::deviatoric) the search won a quarter: 3650 against 4850
+// (docs/models/stokes.md, "Damping that tunes itself").
 io::json buoyant_inclusions_config(int n) {
   const double length = 10, radius = std::sqrt(length * length * 0.005 / M_PI);
   const io::json phase = {{"shape", "random_inclusions"},
@@ -237,15 +242,17 @@ io::json buoyant_inclusions_config(int n) {
         {"materials", {{"phases", {phase}}}}}}};
 }
 
-TEST(Stokes, TunedDampingConvergesManyWeakInclusionsFasterThanTheFixedOptimum) {
+TEST(Stokes, TunedDampingConvergesManyWeakInclusionsAsFastAsItsStart) {
   StokesRun tuned(buoyant_inclusions_config(127));
   const long long it = tuned.solve();
   RecordProperty("iterations", std::to_string(it));
-  EXPECT_LE(it, 33 * 127);
+  EXPECT_LE(it, 30 * 127);
   io::json fixed = buoyant_inclusions_config(127);
   fixed["stokes"]["Re"] = 9 * std::sqrt(3.0) * M_PI / 4;
-  StokesRun uniform_optimum(fixed);
-  EXPECT_THROW(uniform_optimum.solve(), NumericalError);  // not converged within 33 n_x
+  StokesRun start_value(fixed);
+  const long long fixed_it = start_value.solve();
+  RecordProperty("iterations_fixed_Re", std::to_string(fixed_it));
+  EXPECT_LE(it, 1.1 * fixed_it);
 }
 
 // A strong inclusion 10^4 times stiffer, on a coarse grid: converges within a budget (3400
