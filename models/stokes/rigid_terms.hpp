@@ -6,6 +6,7 @@
 // by axis, so a pass over all bodies at once adds the same bits as a pass per body.
 
 #include <array>
+#include <cmath>
 
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
