@@ -138,8 +138,8 @@ std::vector<double> reduce_segments_device(const Exec& ex, const Region& r, int 
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
   double* out = reinterpret_cast<double*>(ex.scratch((bytes + sizeof(real) - 1) / sizeof(real)));
   CUstream_st* s = ex.stream(Lane::inner);
-  fill_identity_kernel<Op><<<(count + kSegmentThreads - 1) / kSegmentThreads, kSegmentThreads, 0,
-                             s>>>(out, count);
+  fill_identity_kernel<Op>
+      <<<(count + kSegmentThreads - 1) / kSegmentThreads, kSegmentThreads, 0, s>>>(out, count);
   check_launch("reduce_segments fill launch");
   const bool shared = bytes <= kSegmentSharedBytes;
   reduce_segments_kernel<K><<<segment_blocks(r.size()), kSegmentThreads, shared ? bytes : 0, s>>>(

@@ -1,5 +1,6 @@
 #include "models/stokes/rigid_body.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -77,7 +78,8 @@ struct MatrixBounds {
     const CellBodies c(t.f, i, j, k);
     for (int n = 0; n < c.count; ++n) {
       const int b = index_of(c.id[n]);
-      out.add(b, Terms<2>{{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}});
+      out.add(
+          b, Terms<2>{{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}});
     }
   }
 };
@@ -129,6 +131,19 @@ struct Shift {
   }
 };
 
+// The first of the `count` ascending ids that is not below `id` (count if none).
+SH_HD inline int first_not_below(const real* ids, int count, real id) {
+  int lo = 0, hi = count;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // The segment field from the labels: 1 + the index of the body in `ids` (ascending), -1 for a
 // label not among them, 0 for none.
 struct SegmentOf {
@@ -137,13 +152,8 @@ struct SegmentOf {
   int count;
   SH_HD void operator()(int i, int j, int k) const {
     const real l = label(i, j, k);
-    int lo = 0, hi = count;
-    while (lo < hi) {
-      const int mid = (lo + hi) / 2;
-      if (ids[mid] < l) lo = mid + 1;
-      else hi = mid;
-    }
-    segment(i, j, k) = l == 0 ? 0 : (lo < count && ids[lo] == l ? real(lo + 1) : real(-1));
+    const int n = first_not_below(ids, count, l);
+    segment(i, j, k) = l == 0 ? 0 : (n < count && ids[n] == l ? real(n + 1) : real(-1));
   }
 };
 
@@ -245,7 +255,8 @@ void RigidBodies::label_segments(const Field& label) {
 void RigidBodies::set_quanta(const std::vector<double>& local_bounds, int per_body) const {
   const std::vector<double> bound = dec_->comm().max(local_bounds);
   std::vector<real> q(bound.size());
-  for (std::size_t n = 0; n < q.size(); ++n) q[n] = exact_quantum(bound[n], bodies_[n / per_body].box_cells);
+  for (std::size_t n = 0; n < q.size(); ++n)
+    q[n] = exact_quantum(bound[n], bodies_[n / per_body].box_cells);
   upload(ex_, quanta_, q);
 }
 
@@ -275,8 +286,8 @@ std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field
   const ModeTerms t{faces_,
                     {V[0].view(), V[1].view(), V[2].view()},
                     {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
-  set_quanta(
-      reduce_segments<1>(ex_, union_, count, MaxOp{}, ChangeBound{t, at_.data(), weighted}), 1);
+  set_quanta(reduce_segments<1>(ex_, union_, count, MaxOp{}, ChangeBound{t, at_.data(), weighted}),
+             1);
   const std::vector<double> sums = dec_->comm().sum(reduce_segments<6>(
       ex_, union_, count, SumOp{}, ChangeSums{t, at_.data(), quanta_.data(), weighted}));
   std::vector<std::array<double, 6>> out(bodies_.size());

@@ -61,11 +61,11 @@ std::vector<Exec> backends() {
 }
 
 const Region kRegions[] = {
-    {{0, 0, 0}, {70, 45, 9}},    // many blocks
-    {{-2, -1, 0}, {3, 5, 2}},    // negative indices (a halo)
-    {{4, 0, 3}, {5, 1, 4}},      // one cell
-    {{0, 0, 0}, {1000, 3, 1}},   // one thin slab
-    {{0, 0, 0}, {33, 9, 300}},   // deep in z
+    {{0, 0, 0}, {70, 45, 9}},   // many blocks
+    {{-2, -1, 0}, {3, 5, 2}},   // negative indices (a halo)
+    {{4, 0, 3}, {5, 1, 4}},     // one cell
+    {{0, 0, 0}, {1000, 3, 1}},  // one thin slab
+    {{0, 0, 0}, {33, 9, 300}},  // deep in z
 };
 
 TEST(ReduceSegments, EqualsADirectSerialComputationOnEveryBackend) {

@@ -25,9 +25,7 @@ struct BoundOfBody {
   ModeTerms t;
   BodyAt b;
   bool matrix, weighted;
-  SH_HD real operator()(int i, int j, int k) const {
-    return t.bound(b, matrix, weighted, i, j, k);
-  }
+  SH_HD real operator()(int i, int j, int k) const { return t.bound(b, matrix, weighted, i, j, k); }
 };
 // As the former change bound: a reduce_each of one term.
 struct BoundTermOfBody {
@@ -60,13 +58,16 @@ struct EntryOfBody {
 class FormerBody {
  public:
   FormerBody(StokesRun& r, const stokes::StiffBody& body, const ModeTerms& t)
-      : comm_(r.dec->comm()), ex_(r.exec), t_(t),
+      : comm_(r.dec->comm()),
+        ex_(r.exec),
+        t_(t),
         at_(stokes::body_at(r.dec->grid(), body, body.id)),
         box_(stokes::owned_box(*r.dec, r.model->mu().layout(), body)),
         box_cells_(static_cast<double>(comm_.sum(static_cast<long long>(box_.size())))) {}
 
   stokes::ModeMatrix matrix(bool weighted) const {
-    const real q = quantum(comm_.max(reduce(ex_, box_, MaxOp{}, BoundOfBody{t_, at_, true, weighted})));
+    const real q =
+        quantum(comm_.max(reduce(ex_, box_, MaxOp{}, BoundOfBody{t_, at_, true, weighted})));
     stokes::ModeMatrix m{};
     for (int k = 0; k < 6; ++k)
       for (int l = 0; l <= k; ++l)
@@ -128,11 +129,16 @@ void expect_former_sums(StokesRun& r) {
 
 // The 46 inclusions of the benchmark (scripts/stokes_inclusion_table.py: 10 x 10 box, radius
 // 0.399, gap half a radius, seed 1855 + 46) 10^6 times stiffer than the matrix, smoothed by 10
-// passes, at 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a seed region fewer).
+// passes, at 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a
+// seed region fewer).
 TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
   const double radius = std::sqrt(10.0 * 10.0 * 0.005 / M_PI);
-  io::json phase = {{"shape", "random_inclusions"}, {"count", 46},  {"radius_min", radius},
-                    {"radius_max", radius},         {"gap", 0.5 * radius}, {"seed", 1855 + 46},
+  io::json phase = {{"shape", "random_inclusions"},
+                    {"count", 46},
+                    {"radius_min", radius},
+                    {"radius_max", radius},
+                    {"gap", 0.5 * radius},
+                    {"seed", 1855 + 46},
                     {"viscosity", 1e6}};
   io::json c = {{"grid", {{"n", {256, 256, 1}}, {"length", {10.0, 10.0, 1.0}}}},
                 {"solver", {{"tol_mode", "absolute"}}}};
@@ -144,8 +150,12 @@ TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
 }
 
 TEST(RigidParity, SeveralBodiesIn3DSumAsOneBodyAtATime) {
-  io::json phase = {{"shape", "random_inclusions"}, {"count", 6}, {"radius_min", 0.1},
-                    {"gap", 0.05},                  {"seed", 3},  {"viscosity", 1e3}};
+  io::json phase = {{"shape", "random_inclusions"},
+                    {"count", 6},
+                    {"radius_min", 0.1},
+                    {"gap", 0.05},
+                    {"seed", 3},
+                    {"viscosity", 1e3}};
   io::json c = {{"grid", {{"n", {20, 20, 20}}}}, {"solver", {{"tol_mode", "absolute"}}}};
   c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 1}};
   c["stokes"]["materials"]["phases"] = io::json::array({phase});
