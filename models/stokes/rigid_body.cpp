@@ -45,7 +45,7 @@ struct ChangeBound {
     const CellBodies c(t.f, i, j, k);
     for (int n = 0; n < c.count; ++n) {
       const int b = index_of(c.id[n]);
-      out.add(b, Terms<1>{{t.bound(at[b], false, weighted, i, j, k)}});
+      out.add(b, Terms<1>{{t.change_faces(at[b], weighted, i, j, k).bound(t.f.dims)}});
     }
   }
 };
@@ -61,9 +61,10 @@ struct ChangeSums {
     const CellBodies c(t.f, i, j, k);
     for (int n = 0; n < c.count; ++n) {
       const int b = index_of(c.id[n]);
+      const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
       Terms<6> s;
       for (int kk = 0; kk < 6; ++kk)
-        s.v[kk] = t.rounded(at[b], kk, -1, weighted, quanta[b], i, j, k);
+        s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / quanta[b]) * quanta[b] : 0;
       out.add(b, s);
     }
   }

@@ -77,6 +77,34 @@ BodyAt body_at(const Grid& g, const StiffBody& body, real id);
 // The cells of the body's box this block owns (their low faces: one further on the high side).
 Region owned_box(const Decomposition& dec, const Layout& layout, const StiffBody& body);
 
+// Mode k has faces on a grid of `dims` axes: a translation along an active axis, or a rotation
+// whose plane holds two active axes. The others' terms are exactly zero (2-D: modes 2, 3, 4).
+SH_HD inline bool mode_exists(int k, int dims) {
+  return k < 3 ? k < dims : (k - 3 + 1) % 3 < dims && (k - 3 + 2) % 3 < dims;
+}
+
+// A body's faces among a cell's low faces, each with its lever arm and the velocity change on it
+// (times the face's pseudo-viscosity if weighted): gathered once, for every mode's term.
+struct ChangeFaces {
+  int count = 0;
+  int axis[3];
+  real r[3][3];
+  real change[3];
+  // The change's term along mode kk, summed face by face as ModeTerms::term sums it.
+  SH_HD real term(int kk) const {
+    real t = 0;
+    for (int n = 0; n < count; ++n) t += mode(kk, axis[n], r[n]) * change[n];
+    return t;
+  }
+  // The largest |term| over the modes: the bound that sets the sums' quantum.
+  SH_HD real bound(int dims) const {
+    real m = 0;
+    for (int kk = 0; kk < 6; ++kk)
+      if (mode_exists(kk, dims)) m = fmax(m, fabs(term(kk)));
+    return m;
+  }
+};
+
 // Per-cell terms of the sums over a body's faces (each cell contributes its low faces): with
 // ll < 0, phi_kk . w dV (the change's component along mode kk, w the face's pseudo-viscosity if
 // weighted, else 1); with ll >= 0, phi_kk . phi_ll over the body's faces (the modes' Gram matrix),
@@ -106,6 +134,21 @@ struct ModeTerms {
       for (int ll = matrix ? 0 : -1; ll < (matrix ? 6 : 0); ++ll)
         m = fmax(m, fabs(term(b, kk, ll, weighted, i, j, kz)));
     return m;
+  }
+  // The faces of the change's terms (ll < 0), with the arithmetic of term().
+  SH_HD ChangeFaces change_faces(const BodyAt& b, bool weighted, int i, int j, int kz) const {
+    const int idx[3] = {i, j, kz};
+    const Off o = f.label.offset(i, j, kz);
+    ChangeFaces c;
+    for (int q = 0; q < f.dims; ++q) {
+      if (!f.on_face(q, o, b.id)) continue;
+      const int n = c.count++;
+      c.axis[n] = q;
+      for (int a = 0; a < 3; ++a) c.r[n][a] = f.coordinate(b, a, q, idx);
+      const real other = v[q].p[o] - v_old[q].p[o];
+      c.change[n] = weighted ? f.pseudo(q, o) * other : other;
+    }
+    return c;
   }
   // The term rounded to a multiple of `quantum` (exact sums).
   SH_HD real rounded(const BodyAt& b, int kk, int ll, bool weighted, real quantum, int i, int j,
