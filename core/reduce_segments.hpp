@@ -26,15 +26,22 @@ namespace staghorn {
 
 namespace detail {
 
-// A thread's accumulators on the CPU: acc[s * K + n] for term n of segment s.
-template <int K, class Op>
-struct HostSegments {
+// What f's `out` is: accumulators acc[s * K + n] for term n of segment s, each term combined into
+// its accumulator by Combine (in place on a CPU thread's own, atomically on the GPU).
+template <int K, class Combine>
+struct Segments {
   double* acc;
-  Op op;
+  Combine combine;
   SH_HD void add(int s, const Terms<K>& t) const {
     double* a = acc + static_cast<std::size_t>(s) * K;
-    for (int n = 0; n < K; ++n) a[n] = op(a[n], static_cast<double>(t.v[n]));
+    for (int n = 0; n < K; ++n) combine(a + n, static_cast<double>(t.v[n]));
   }
+};
+
+template <class Op>
+struct CombineInPlace {
+  Op op;
+  SH_HD void operator()(double* p, double v) const { *p = op(*p, v); }
 };
 
 template <int K, class Op, class F>
@@ -44,7 +51,7 @@ std::vector<double> reduce_segments_host(const Region& r, int segments, Op op, c
 #pragma omp parallel
   {
     std::vector<double> acc(count, Op::identity());
-    const HostSegments<K, Op> out{acc.data(), op};
+    const Segments<K, CombineInPlace<Op>> out{acc.data(), {op}};
     const F g = f;
 #pragma omp for collapse(2) schedule(static)
     for (int k = r.lo.z; k < r.hi.z; ++k)
@@ -78,14 +85,10 @@ __device__ inline void atomic_combine(double* p, double v, Op op) {
   } while (old != assumed);
 }
 
-template <int K, class Op>
-struct DeviceSegments {
-  double* acc;
+template <class Op>
+struct CombineAtomically {
   Op op;
-  __device__ void add(int s, const Terms<K>& t) const {
-    double* a = acc + static_cast<std::size_t>(s) * K;
-    for (int n = 0; n < K; ++n) atomic_combine(a + n, static_cast<double>(t.v[n]), op);
-  }
+  __device__ void operator()(double* p, double v) const { atomic_combine(p, v, op); }
 };
 
 template <class Op>
@@ -104,7 +107,7 @@ __global__ void reduce_segments_kernel(Region r, int count, bool shared, Op op, 
     for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
     __syncthreads();
   }
-  const DeviceSegments<K, Op> acc{shared ? local : out, op};
+  const Segments<K, CombineAtomically<Op>> acc{shared ? local : out, {op}};
   const Int3 e = r.extent();
   const long long cells = r.size();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;

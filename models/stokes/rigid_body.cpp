@@ -309,20 +309,22 @@ RigidMotion RigidBodies::fit(const Body& b, const std::array<double, 6>& sums,
   return m;
 }
 
+std::vector<RigidMotion> RigidBodies::fits(const std::array<Field, 3>& V,
+                                           const std::array<Field, 3>& V_old, bool weighted) const {
+  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, weighted);
+  std::vector<RigidMotion> m;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) m.push_back(fit(bodies_[b], sums[b], weighted));
+  return m;
+}
+
 std::vector<RigidMotion> RigidBodies::rigid_part(const std::array<Field, 3>& V,
                                                  const std::array<Field, 3>& V_old) const {
-  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, false);
-  std::vector<RigidMotion> m;
-  for (std::size_t b = 0; b < bodies_.size(); ++b) m.push_back(fit(bodies_[b], sums[b], false));
-  return m;
+  return fits(V, V_old, false);
 }
 
 std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
                                                  const std::array<Field, 3>& V_old) const {
-  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, true);
-  std::vector<RigidMotion> m;
-  for (std::size_t b = 0; b < bodies_.size(); ++b) m.push_back(fit(bodies_[b], sums[b], true));
-  return m;
+  return fits(V, V_old, true);
 }
 
 void RigidBodies::shift(std::array<Field, 3>& V, const std::vector<RigidMotion>& m) const {

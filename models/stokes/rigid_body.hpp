@@ -95,6 +95,8 @@ class RigidBodies {
   // The quanta of each body's sums from the largest |term| of each (all ranks), into quanta_.
   void set_quanta(const std::vector<double>& local_bounds, int per_body) const;
   RigidMotion fit(const Body& b, const std::array<double, 6>& sums, bool weighted) const;
+  std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
+                                bool weighted) const;
 
   const Decomposition* dec_ = nullptr;
   Exec ex_;

@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace staghorn {
 namespace {
 
@@ -40,25 +42,19 @@ struct Pairs {
 std::vector<double> serial(const Region& r, bool max) {
   const double identity = max ? -std::numeric_limits<double>::infinity() : 0.0;
   std::vector<double> t(kSegments * 2, identity);
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
-      for (int i = r.lo.x; i < r.hi.x; ++i) {
-        const unsigned h = hash(i, j, k);
-        for (int p = 0; p < 3; ++p) {
-          if (!Pairs::present(h, p)) continue;
-          const Terms<2> v = Pairs::terms(h, p, i, j);
-          double* s = &t[Pairs::segment(h, p) * 2];
-          for (int n = 0; n < 2; ++n) s[n] = max ? std::fmax(s[n], v.v[n]) : s[n] + v.v[n];
-        }
-      }
+  test::for_cells(r, [&](int i, int j, int k) {
+    const unsigned h = hash(i, j, k);
+    for (int p = 0; p < 3; ++p) {
+      if (!Pairs::present(h, p)) continue;
+      const Terms<2> v = Pairs::terms(h, p, i, j);
+      double* s = &t[Pairs::segment(h, p) * 2];
+      for (int n = 0; n < 2; ++n) s[n] = max ? std::fmax(s[n], v.v[n]) : s[n] + v.v[n];
+    }
+  });
   return t;
 }
 
-std::vector<Exec> backends() {
-  std::vector<Exec> b{Exec::cpu()};
-  if (cuda_device_count() > 0) b.push_back(Exec::cuda(0));
-  return b;
-}
+using test::backends;
 
 const Region kRegions[] = {
     {{0, 0, 0}, {70, 45, 9}},   // many blocks
@@ -104,13 +100,11 @@ TEST(ReduceSegments, ManySegmentsEqualTheDirectCounts) {
   const int segments = 5000;
   const Region r{{0, 0, 0}, {64, 64, 8}};
   std::vector<double> want(2 * segments, 0.0);
-  for (int k = 0; k < 8; ++k)
-    for (int j = 0; j < 64; ++j)
-      for (int i = 0; i < 64; ++i) {
-        const int s = static_cast<int>(hash(i, j, k) % segments);
-        want[2 * s] += 1;
-        want[2 * s + 1] += i + j + k;
-      }
+  test::for_cells(r, [&](int i, int j, int k) {
+    const int s = static_cast<int>(hash(i, j, k) % segments);
+    want[2 * s] += 1;
+    want[2 * s + 1] += i + j + k;
+  });
   for (const Exec& ex : backends()) {
     SCOPED_TRACE(ex.description());
     EXPECT_EQ(reduce_segments<2>(ex, r, segments, SumOp{}, Spread{segments}), want);
