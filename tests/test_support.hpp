@@ -18,6 +18,18 @@ inline std::vector<Exec> backends() {
   return b;
 }
 
+// Regions of the shapes a reduction kernel's block mapping could get wrong.
+inline const std::vector<Region>& reduction_regions() {
+  static const std::vector<Region> r = {
+      {{0, 0, 0}, {70, 45, 9}},   // many blocks in every direction
+      {{-2, -1, 0}, {3, 5, 2}},   // negative indices (a halo)
+      {{4, 0, 3}, {5, 1, 4}},     // one cell
+      {{0, 0, 0}, {1000, 3, 1}},  // one thin slab
+      {{0, 0, 0}, {33, 9, 300}},  // deep in z
+  };
+  return r;
+}
+
 // f(i, j, k) for every cell of `r`, x fastest (serial references of kernels).
 template <class F>
 void for_cells(const Region& r, F f) {

@@ -35,78 +35,78 @@ struct CellBodies {
 // The body index of a segment label (>= 1).
 SH_HD inline int index_of(real id) { return static_cast<int>(id) - 1; }
 
-// Each body's largest |term| of the velocity change V - V_old (the bound that sets its quantum).
-struct ChangeBound {
-  ModeTerms t;
-  const BodyAt* at;
-  bool weighted;
+// The terms a cell adds to each body it touches: per_body(b, i, j, k), a Terms<K>, for body b.
+template <class PerBody>
+struct EachBody {
+  BodyFaces f;
+  PerBody per_body;
   template <class Out>
   SH_HD void operator()(int i, int j, int k, const Out& out) const {
-    const CellBodies c(t.f, i, j, k);
+    const CellBodies c(f, i, j, k);
     for (int n = 0; n < c.count; ++n) {
       const int b = index_of(c.id[n]);
-      out.add(b, Terms<1>{{t.change_faces(at[b], weighted, i, j, k).bound(t.f.dims)}});
+      out.add(b, per_body(b, i, j, k));
     }
   }
 };
 
-// Each body's six quantised terms of the change along its modes.
+// A body's largest |term| of the velocity change V - V_old (the bound that sets its quantum).
+struct ChangeBound {
+  ModeTerms t;
+  const BodyAt* at;
+  bool weighted;
+  SH_HD Terms<1> operator()(int b, int i, int j, int k) const {
+    return {{t.change_faces(at[b], weighted, i, j, k).bound(t.f.dims)}};
+  }
+};
+
+// A body's six quantised terms of the change along its modes.
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
   const real* quanta;
   bool weighted;
-  template <class Out>
-  SH_HD void operator()(int i, int j, int k, const Out& out) const {
-    const CellBodies c(t.f, i, j, k);
-    for (int n = 0; n < c.count; ++n) {
-      const int b = index_of(c.id[n]);
-      const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
-      Terms<6> s;
-      for (int kk = 0; kk < 6; ++kk)
-        s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / quanta[b]) * quanta[b] : 0;
-      out.add(b, s);
-    }
+  SH_HD Terms<6> operator()(int b, int i, int j, int k) const {
+    const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
+    Terms<6> s;
+    for (int kk = 0; kk < 6; ++kk)
+      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / quanta[b]) * quanta[b] : 0;
+    return s;
   }
 };
 
-// Each body's largest |term| of its Gram matrix, then of its pseudo-inertia.
+// A body's largest |term| of its Gram matrix, then of its pseudo-inertia.
 struct MatrixBounds {
   ModeTerms t;
   const BodyAt* at;
-  template <class Out>
-  SH_HD void operator()(int i, int j, int k, const Out& out) const {
-    const CellBodies c(t.f, i, j, k);
-    for (int n = 0; n < c.count; ++n) {
-      const int b = index_of(c.id[n]);
-      out.add(
-          b, Terms<2>{{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}});
-    }
+  SH_HD Terms<2> operator()(int b, int i, int j, int k) const {
+    return {{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}};
   }
 };
 
-// Each body's quantised terms of the lower triangles of its Gram matrix (quanta[2b]), then of its
+// A body's quantised terms of the lower triangles of its Gram matrix (quanta[2b]), then of its
 // pseudo-inertia (quanta[2b + 1]), row by row.
 struct MatrixSums {
   ModeTerms t;
   const BodyAt* at;
   const real* quanta;
-  template <class Out>
-  SH_HD void operator()(int i, int j, int k, const Out& out) const {
-    const CellBodies c(t.f, i, j, k);
-    for (int n = 0; n < c.count; ++n) {
-      const int b = index_of(c.id[n]);
-      Terms<2 * kMatrixTerms> s;
-      int m = 0;
-      for (int kk = 0; kk < 6; ++kk)
-        for (int ll = 0; ll <= kk; ++ll, ++m) {
-          s.v[m] = t.rounded(at[b], kk, ll, false, quanta[2 * b], i, j, k);
-          s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, quanta[2 * b + 1], i, j, k);
-        }
-      out.add(b, s);
-    }
+  SH_HD Terms<2 * kMatrixTerms> operator()(int b, int i, int j, int k) const {
+    Terms<2 * kMatrixTerms> s;
+    int m = 0;
+    for (int kk = 0; kk < 6; ++kk)
+      for (int ll = 0; ll <= kk; ++ll, ++m) {
+        s.v[m] = t.rounded(at[b], kk, ll, false, quanta[2 * b], i, j, k);
+        s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, quanta[2 * b + 1], i, j, k);
+      }
+    return s;
   }
 };
+
+// The reduce_segments functor of a per-body one.
+template <class PerBody>
+EachBody<PerBody> each_body(const BodyFaces& f, const PerBody& per_body) {
+  return {f, per_body};
+}
 
 // v += U + w x r on each body's faces.
 struct Shift {
@@ -266,9 +266,11 @@ void RigidBodies::set_matrices() {
   // geometry and the viscosity.
   const int count = static_cast<int>(bodies_.size());
   const ModeTerms t{faces_, {}, {}};
-  set_quanta(reduce_segments<2>(ex_, union_, count, MaxOp{}, MatrixBounds{t, at_.data()}), 2);
+  set_quanta(reduce_segments<2>(ex_, union_, count, MaxOp{},
+                                each_body(faces_, MatrixBounds{t, at_.data()})),
+             2);
   const std::vector<double> sums = dec_->comm().sum(reduce_segments<2 * kMatrixTerms>(
-      ex_, union_, count, SumOp{}, MatrixSums{t, at_.data(), quanta_.data()}));
+      ex_, union_, count, SumOp{}, each_body(faces_, MatrixSums{t, at_.data(), quanta_.data()})));
   for (int b = 0; b < count; ++b) {
     const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
     int m = 0;
@@ -287,10 +289,12 @@ std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field
   const ModeTerms t{faces_,
                     {V[0].view(), V[1].view(), V[2].view()},
                     {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
-  set_quanta(reduce_segments<1>(ex_, union_, count, MaxOp{}, ChangeBound{t, at_.data(), weighted}),
+  set_quanta(reduce_segments<1>(ex_, union_, count, MaxOp{},
+                                each_body(faces_, ChangeBound{t, at_.data(), weighted})),
              1);
-  const std::vector<double> sums = dec_->comm().sum(reduce_segments<6>(
-      ex_, union_, count, SumOp{}, ChangeSums{t, at_.data(), quanta_.data(), weighted}));
+  const std::vector<double> sums = dec_->comm().sum(
+      reduce_segments<6>(ex_, union_, count, SumOp{},
+                         each_body(faces_, ChangeSums{t, at_.data(), quanta_.data(), weighted})));
   std::vector<std::array<double, 6>> out(bodies_.size());
   for (std::size_t b = 0; b < out.size(); ++b)
     for (int k = 0; k < 6; ++k) out[b][k] = sums[6 * b + k];

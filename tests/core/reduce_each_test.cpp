@@ -46,17 +46,9 @@ std::array<double, 3> serial(const Region& r, bool max) {
 
 using test::backends;
 
-const Region kRegions[] = {
-    {{0, 0, 0}, {70, 45, 9}},   // many blocks in every direction
-    {{-2, -1, 0}, {3, 5, 2}},   // negative indices (a halo)
-    {{4, 0, 3}, {5, 1, 4}},     // one cell
-    {{0, 0, 0}, {1000, 3, 1}},  // one thin slab
-    {{0, 0, 0}, {33, 9, 300}},  // deep in z
-};
-
 TEST(ReduceEach, EqualsSeparateSerialReductionsOnEveryBackend) {
   for (const Exec& ex : backends())
-    for (const Region& r : kRegions) {
+    for (const Region& r : test::reduction_regions()) {
       SCOPED_TRACE(ex.description());
       const std::array<double, 3> sum = reduce_each<3>(ex, r, SumOp{}, Three{});
       const std::array<double, 3> max = reduce_each<3>(ex, r, MaxOp{}, Three{});

@@ -56,17 +56,9 @@ std::vector<double> serial(const Region& r, bool max) {
 
 using test::backends;
 
-const Region kRegions[] = {
-    {{0, 0, 0}, {70, 45, 9}},   // many blocks
-    {{-2, -1, 0}, {3, 5, 2}},   // negative indices (a halo)
-    {{4, 0, 3}, {5, 1, 4}},     // one cell
-    {{0, 0, 0}, {1000, 3, 1}},  // one thin slab
-    {{0, 0, 0}, {33, 9, 300}},  // deep in z
-};
-
 TEST(ReduceSegments, EqualsADirectSerialComputationOnEveryBackend) {
   for (const Exec& ex : backends())
-    for (const Region& r : kRegions) {
+    for (const Region& r : test::reduction_regions()) {
       SCOPED_TRACE(ex.description());
       const std::vector<double> sum = reduce_segments<2>(ex, r, kSegments, SumOp{}, Pairs{});
       const std::vector<double> max = reduce_segments<2>(ex, r, kSegments, MaxOp{}, Pairs{});
@@ -79,7 +71,7 @@ TEST(ReduceSegments, UntouchedSegmentsAndEmptyRegionsGiveTheIdentity) {
   for (const Exec& ex : backends()) {
     SCOPED_TRACE(ex.description());
     const std::vector<double> some =
-        reduce_segments<2>(ex, kRegions[0], kSegments, MaxOp{}, Pairs{});
+        reduce_segments<2>(ex, test::reduction_regions()[0], kSegments, MaxOp{}, Pairs{});
     EXPECT_EQ(some[2 * 6], -std::numeric_limits<double>::infinity());
     const std::vector<double> none =
         reduce_segments<2>(ex, Region{{0, 0, 0}, {0, 4, 4}}, kSegments, SumOp{}, Pairs{});
