@@ -116,6 +116,29 @@ double Comm::max(double local) const {
   return out[0] > 0 ? std::nan("") : out[1];
 }
 
+std::vector<double> Comm::max(const std::vector<double>& local) const {
+  // The NaN flags first, then the values, as max(double) sends them.
+  const std::size_t n = local.size();
+  std::vector<double> in(2 * n), out(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool nan = std::isnan(local[i]);
+    in[i] = nan ? 1.0 : 0.0;
+    in[n + i] = nan ? -HUGE_VAL : local[i];
+  }
+  all_reduce(in.data(), out.data(), static_cast<int>(2 * n), MPI_DOUBLE, MPI_MAX,
+             "MPI_Iallreduce (max of a vector)");
+  std::vector<double> global(n);
+  for (std::size_t i = 0; i < n; ++i) global[i] = out[i] > 0 ? std::nan("") : out[n + i];
+  return global;
+}
+
+std::vector<double> Comm::sum(const std::vector<double>& local) const {
+  std::vector<double> global(local.size());
+  all_reduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_DOUBLE, MPI_SUM,
+             "MPI_Iallreduce (sum of a vector)");
+  return global;
+}
+
 double Comm::sum(double local) const {
   double global = 0;
   all_reduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, "MPI_Iallreduce (sum)");

@@ -47,6 +47,9 @@ class Comm {
   double max(double local) const;
   double sum(double local) const;
   long long sum(long long local) const;
+  // Element by element, in one collective: as max() and sum() of each element.
+  std::vector<double> max(const std::vector<double>& local) const;
+  std::vector<double> sum(const std::vector<double>& local) const;
   // The lowest rank where `failed` is true, or -1: every rank learns who failed first.
   int first_failure(bool failed) const;
   void barrier() const;

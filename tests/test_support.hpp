@@ -11,6 +11,33 @@
 
 namespace staghorn::test {
 
+// The CPU, and the first GPU where one is visible: the backends a kernel test runs on.
+inline std::vector<Exec> backends() {
+  std::vector<Exec> b{Exec::cpu()};
+  if (cuda_device_count() > 0) b.push_back(Exec::cuda(0));
+  return b;
+}
+
+// Regions of the shapes a reduction kernel's block mapping could get wrong.
+inline const std::vector<Region>& reduction_regions() {
+  static const std::vector<Region> r = {
+      {{0, 0, 0}, {70, 45, 9}},   // many blocks in every direction
+      {{-2, -1, 0}, {3, 5, 2}},   // negative indices (a halo)
+      {{4, 0, 3}, {5, 1, 4}},     // one cell
+      {{0, 0, 0}, {1000, 3, 1}},  // one thin slab
+      {{0, 0, 0}, {33, 9, 300}},  // deep in z
+  };
+  return r;
+}
+
+// f(i, j, k) for every cell of `r`, x fastest (serial references of kernels).
+template <class F>
+void for_cells(const Region& r, F f) {
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+      for (int i = r.lo.x; i < r.hi.x; ++i) f(i, j, k);
+}
+
 // Every rank's `local` text on every rank, so that a failure on any rank shows in rank 0's output.
 inline std::string gather_text(const Comm& comm, const std::string& local) {
   const int len = static_cast<int>(local.size());

@@ -29,7 +29,7 @@ unsigned wall_modes(unsigned touched, const std::array<Wall, 6>& walls) {
 }  // namespace
 
 void Stokes::set_rigid_bodies() {
-  rigid_.clear();
+  rigid_ = RigidBodies();
   if (!opt_.rigid_bodies.on || rigid_mobility_ <= 0) return;
   // The matrix: the lowest decile of the cell viscosities (the median, where smoothed stiff
   // inclusions cover half the domain, is one of them). Seeds: cells stiffer than the geometric
@@ -47,20 +47,19 @@ void Stokes::set_rigid_bodies() {
                          [&](Field& f) { halo_.exchange({&f}); });
   // Each body's rigid modes move with the pseudo-inertia of its rim, along the modes its walls
   // allow.
+  std::vector<CorrectedBody> corrected;
   for (const StiffBody& b : bodies) {
     const unsigned modes = wall_modes(b.walls, opt_.walls);
-    if (modes != 0)
-      rigid_.emplace_back(dec_, ex_, *body_label_, b, mu_max_, rigid_mobility_, modes);
+    if (modes != 0) corrected.push_back({b, modes});
   }
+  if (!corrected.empty())
+    rigid_ = RigidBodies(dec_, ex_, *body_label_, corrected, mu_max_, rigid_mobility_);
 }
 
 void Stokes::accelerate_rigid_bodies(int dims) {
   // Every correction from this iteration's change (V_new_ holds the previous iterate), then all
   // added: a body's correction never sees another's.
-  std::vector<RigidMotion> m;
-  m.reserve(rigid_.size());
-  for (const RigidBody& b : rigid_) m.push_back(b.correction(V_, V_new_));
-  for (std::size_t b = 0; b < rigid_.size(); ++b) rigid_[b].shift(V_, m[b]);
+  rigid_.shift(V_, rigid_.correction(V_, V_new_));
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);

@@ -1,89 +1,130 @@
 #include "models/stokes/rigid_body.hpp"
 
-#include <cmath>
-#include <limits>
+#include <algorithm>
+#include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
-#include "core/reduce_each.hpp"
+#include "core/reduce_segments.hpp"
 
 namespace staghorn::stokes {
 namespace {
 
-// The rigid modes on a face along axis q at lever arm r: translations k = 0..2 (e_k) and rotations
-// k = 3..5 about axis a = k - 3 (e_a x r), component q.
-SH_HD inline real mode(int k, int q, const real r[3]) {
-  if (k < 3) return k == q ? 1 : 0;
-  const int a = k - 3;
-  return (a == (q + 1) % 3 ? r[(q + 2) % 3] : 0) - (a == (q + 2) % 3 ? r[(q + 1) % 3] : 0);
+constexpr int kMatrixTerms = 21;  // the lower triangle of a symmetric 6 x 6 matrix
+
+// The corrected bodies whose faces or rim the cell's low faces may hold: the segments (1 + body
+// index) among the labels of the cell and of its low neighbours, each once.
+struct CellBodies {
+  int count = 0;
+  real id[4];
+  SH_HD CellBodies(const BodyFaces& f, int i, int j, int k) {
+    const Off o = f.label.offset(i, j, k);
+    add(f.label.p[o]);
+    for (int q = 0; q < f.dims; ++q) add(f.label.p[o - f.stride(q)]);
+  }
+  SH_HD void add(real s) {
+    if (s < 1) return;
+    for (int n = 0; n < count; ++n)
+      if (id[n] == s) return;
+    id[count++] = s;
+  }
+};
+
+// The body index of a segment label (>= 1).
+SH_HD inline int index_of(real id) { return static_cast<int>(id) - 1; }
+
+// The terms a cell adds to each body it touches: per_body(b, i, j, k), a Terms<K>, for body b.
+template <class PerBody>
+struct EachBody {
+  BodyFaces f;
+  PerBody per_body;
+  template <class Out>
+  SH_HD void operator()(int i, int j, int k, const Out& out) const {
+    const CellBodies c(f, i, j, k);
+    for (int n = 0; n < c.count; ++n) {
+      const int b = index_of(c.id[n]);
+      out.add(b, per_body(b, i, j, k));
+    }
+  }
+};
+
+// A body's largest |term| of the velocity change V - V_old (the bound that sets its quantum).
+struct ChangeBound {
+  ModeTerms t;
+  const BodyAt* at;
+  bool weighted;
+  SH_HD Terms<1> operator()(int b, int i, int j, int k) const {
+    return {{t.change_faces(at[b], weighted, i, j, k).bound(t.f.dims)}};
+  }
+};
+
+// A body's six quantised terms of the change along its modes.
+struct ChangeSums {
+  ModeTerms t;
+  const BodyAt* at;
+  const real* quanta;
+  bool weighted;
+  SH_HD Terms<6> operator()(int b, int i, int j, int k) const {
+    const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
+    Terms<6> s;
+    for (int kk = 0; kk < 6; ++kk)
+      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / quanta[b]) * quanta[b] : 0;
+    return s;
+  }
+};
+
+// A body's largest |term| of its Gram matrix, then of its pseudo-inertia.
+struct MatrixBounds {
+  ModeTerms t;
+  const BodyAt* at;
+  SH_HD Terms<2> operator()(int b, int i, int j, int k) const {
+    return {{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}};
+  }
+};
+
+// A body's quantised terms of the lower triangles of its Gram matrix (quanta[2b]), then of its
+// pseudo-inertia (quanta[2b + 1]), row by row.
+struct MatrixSums {
+  ModeTerms t;
+  const BodyAt* at;
+  const real* quanta;
+  SH_HD Terms<2 * kMatrixTerms> operator()(int b, int i, int j, int k) const {
+    Terms<2 * kMatrixTerms> s;
+    int m = 0;
+    for (int kk = 0; kk < 6; ++kk)
+      for (int ll = 0; ll <= kk; ++ll, ++m) {
+        s.v[m] = t.rounded(at[b], kk, ll, false, quanta[2 * b], i, j, k);
+        s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, quanta[2 * b + 1], i, j, k);
+      }
+    return s;
+  }
+};
+
+// The reduce_segments functor of a per-body one.
+template <class PerBody>
+EachBody<PerBody> each_body(const BodyFaces& f, const PerBody& per_body) {
+  return {f, per_body};
 }
 
-// Per-cell terms of the sums over the body's faces (each cell contributes its low faces): with
-// l < 0, sum phi_k . w dV (the change's component along mode k, w the face's pseudo-viscosity, or
-// 1 unweighted); with l >= 0, sum phi_k . phi_l over the body's faces (the modes' Gram matrix),
-// or sum pseudo phi_k . phi_l over its rim (weighted: the pseudo-inertia). quantum > 0: the term
-// rounded to a multiple of quantum (exact sums); quantum = 0: the largest |term| over all k (and
-// l), the bound that sets the quantum.
-struct RigidTerm {
-  BodyFrame f;
-  View v[3], v_old[3];
-  int k, l;
-  real quantum;
-  bool weighted;
-
-  SH_HD real term(int kk, int ll, int i, int j, int kz) const {
-    const int idx[3] = {i, j, kz};
-    const Off o = f.label.offset(i, j, kz);
-    real t = 0;
-    for (int q = 0; q < f.dims; ++q) {
-      if (ll >= 0 && weighted ? !f.on_rim(q, o, idx) : !f.on_face(q, o)) continue;
-      real r[3];
-      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(a, q, idx);
-      const real other = ll < 0 ? v[q].p[o] - v_old[q].p[o] : mode(ll, q, r);
-      t += mode(kk, q, r) * (weighted ? f.pseudo(q, o) * other : other);
-    }
-    return t;
-  }
-  SH_HD real operator()(int i, int j, int kz) const {
-    if (quantum > 0) return rint(term(k, l, i, j, kz) / quantum) * quantum;
-    real m = 0;
-    for (int kk = 0; kk < 6; ++kk)
-      for (int ll = l < 0 ? -1 : 0; ll < (l < 0 ? 0 : 6); ++ll)
-        m = fmax(m, fabs(term(kk, ll, i, j, kz)));
-    return m;
-  }
-};
-
-// The same terms for the velocity change, every mode in one pass (reduce_each): the largest |term|
-// (RigidBound, which sets the quantum), then the six quantised terms (RigidSums). Each term is
-// accumulated face by face as RigidTerm::term does, so the sums have the same bits.
-struct RigidBound {
-  RigidTerm t;
-  SH_HD Terms<1> operator()(int i, int j, int kz) const { return {{t(i, j, kz)}}; }
-};
-struct RigidSums {
-  RigidTerm t;
-  SH_HD Terms<6> operator()(int i, int j, int kz) const {
-    Terms<6> out;
-    for (int kk = 0; kk < 6; ++kk)
-      out.v[kk] = rint(t.term(kk, -1, i, j, kz) / t.quantum) * t.quantum;
-    return out;
-  }
-};
-
-// v += U + w x r on the body's faces.
-struct RigidShift {
-  BodyFrame f;
+// v += U + w x r on each body's faces.
+struct Shift {
+  BodyFaces f;
   View v[3];
-  RigidMotion m;
+  const BodyAt* at;
+  const RigidMotion* motion;
   SH_HD void operator()(int i, int j, int k) const {
     const int idx[3] = {i, j, k};
     const Off o = f.label.offset(i, j, k);
     for (int q = 0; q < f.dims; ++q) {
-      if (!f.on_face(q, o)) continue;
+      // A face on a body has that body's cell on one side, and no body's cell on the other.
+      const real here = f.label.p[o], id = here >= 1 ? here : f.label.p[o - f.stride(q)];
+      if (id < 1 || !f.on_face(q, o, id)) continue;
+      const BodyAt& b = at[index_of(id)];
+      const RigidMotion& m = motion[index_of(id)];
       real r[3];
-      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(a, q, idx);
+      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(b, a, q, idx);
       real dv = m.U[q];
       for (int a = 0; a < 3; ++a) dv += m.w[a] * mode(3 + a, q, r);
       v[q].p[o] += dv;
@@ -91,10 +132,36 @@ struct RigidShift {
   }
 };
 
+// The first of the `count` ascending ids that is not below `id` (count if none).
+SH_HD inline int first_not_below(const real* ids, int count, real id) {
+  int lo = 0, hi = count;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// The segment field from the labels: 1 + the index of the body in `ids` (ascending), -1 for a
+// label not among them, 0 for none.
+struct SegmentOf {
+  View label, segment;
+  const real* ids;
+  int count;
+  SH_HD void operator()(int i, int j, int k) const {
+    const real l = label(i, j, k);
+    const int n = first_not_below(ids, count, l);
+    segment(i, j, k) = l == 0 ? 0 : (n < count && ids[n] == l ? real(n + 1) : real(-1));
+  }
+};
+
 // Solves the small symmetric positive definite system G x = b over the modes in `active`
 // (Gaussian elimination: every rank does the same arithmetic on the same numbers).
-std::array<double, 6> solve_modes(const std::array<std::array<double, 6>, 6>& G,
-                                  const std::array<double, 6>& b, const std::vector<int>& active) {
+std::array<double, 6> solve_modes(const ModeMatrix& G, const std::array<double, 6>& b,
+                                  const std::vector<int>& active) {
   const int n = static_cast<int>(active.size());
   std::vector<std::vector<double>> A(n, std::vector<double>(n + 1));
   for (int i = 0; i < n; ++i) {
@@ -115,69 +182,130 @@ std::array<double, 6> solve_modes(const std::array<std::array<double, 6>, 6>& G,
   return x;
 }
 
-}  // namespace
-
-RigidBody::RigidBody(const Decomposition& dec, Exec ex, const Field& label, const StiffBody& body,
-                     const Field& mu_max, real mobility, unsigned modes)
-    : dec_(dec), ex_(ex), body_(body), mobility_(mobility) {
-  const Grid& g = dec.grid();
-  const Layout& layout = label.layout();
-  frame_.label = label.view();
-  frame_.id = body.id;
-  frame_.mu_max = mu_max.view();
-  frame_.offset = dec.offset();
-  frame_.n = g.n;
-  frame_.dims = g.dims();
-  for (int a = 0; a < 3; ++a) {
-    const bool on = a < g.dims();
-    frame_.dx[a] = on ? static_cast<real>(g.spacing(a)) : 0;
-    frame_.bounded[a] = on && !g.periodic[a];
-    // The lever arms from the centre of the body's box (any point would span the same motions;
-    // a central one keeps the Gram matrix well conditioned).
-    const real centre = g.origin[a] + real(0.5) * (body.lo[a] + body.hi[a]) * g.spacing(a);
-    frame_.base[a] = on ? static_cast<real>(g.origin[a] - centre) : 0;
-    centre_[a] = on ? centre : 0;
-    // The box's faces reach one further on the high side.
-    const int faces_hi = on ? body.hi[a] + 1 : body.hi[a];
-    const int off = dec.offset()[a];
-    owned_.lo[a] = std::max(body.lo[a] - off, 0);
-    owned_.hi[a] = std::min(faces_hi - off, layout.n[a]);
-  }
-  // The modes' Gram matrix over the faces and their pseudo-inertia over the rim: exact sums of
-  // the geometry and the viscosity. Modes without a face or a rim (a 2-D run's z translation, its
-  // rotations about x and y) or that a wall forbids stay out of the system.
-  box_cells_ = static_cast<double>(dec.comm().sum(static_cast<long long>(owned_.size())));
-  for (bool weighted : {false, true}) {
-    std::array<std::array<double, 6>, 6>& m = weighted ? inertia_ : gram_;
-    RigidTerm t{frame_, {}, {}, 0, 0, 0, weighted};
-    t.quantum = exact_quantum(dec.comm().max(reduce(ex_, owned_, MaxOp{}, t)), box_cells_);
-    for (int k = 0; k < 6; ++k)
-      for (int l = 0; l <= k; ++l) {
-        t.k = k, t.l = l;
-        m[k][l] = m[l][k] = dec.comm().sum(double(reduce(ex_, owned_, SumOp{}, t)));
-      }
-  }
-  for (int k = 0; k < 6; ++k)
-    if (gram_[k][k] > 0 && inertia_[k][k] > 0 && (modes >> k & 1u)) active_.push_back(k);
+// Copies host values into a buffer on the backend (in stream order before the next pass).
+template <class T>
+void upload(const Exec& ex, Buffer<T>& to, const std::vector<T>& from) {
+  if (to.size() != from.size()) to = Buffer<T>(space_of(ex.backend()), from.size());
+  copy_bytes(to.data(), from.data(), to.bytes(), ex.stream(Lane::inner));
 }
 
-RigidMotion RigidBody::fit(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
-                           bool weighted) const {
-  RigidTerm t{frame_,
-              {V[0].view(), V[1].view(), V[2].view()},
-              {V_old[0].view(), V_old[1].view(), V_old[2].view()},
-              0,
-              -1,
-              0,
-              weighted};
-  const double bound = reduce_each<1>(ex_, owned_, MaxOp{}, RigidBound{t})[0];
-  t.quantum = exact_quantum(dec_.comm().max(bound), box_cells_);
-  const std::array<double, 6> local = reduce_each<6>(ex_, owned_, SumOp{}, RigidSums{t});
-  std::array<double, 6> b{};
-  for (int k : active_) b[k] = dec_.comm().sum(local[k]);
+Region union_of(const Region& a, const Region& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  Region u;
+  for (int d = 0; d < 3; ++d) {
+    u.lo[d] = std::min(a.lo[d], b.lo[d]);
+    u.hi[d] = std::max(a.hi[d], b.hi[d]);
+  }
+  return u;
+}
+
+}  // namespace
+
+RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
+                         const std::vector<CorrectedBody>& bodies, const Field& mu_max,
+                         real mobility)
+    : dec_(&dec), ex_(ex), mobility_(mobility) {
+  const Grid& g = dec.grid();
+  std::vector<double> box_cells;
+  std::vector<BodyAt> at;
+  for (const CorrectedBody& c : bodies) {
+    Body b;
+    b.stiff = c.body;
+    b.at = body_at(g, c.body, real(bodies_.size() + 1));
+    b.centre = box_centre(g, c.body);
+    const Region owned = owned_box(dec, label.layout(), c.body);
+    union_ = union_of(union_, owned);
+    box_cells.push_back(static_cast<double>(owned.size()));
+    at.push_back(b.at);
+    bodies_.push_back(b);
+  }
+  box_cells = dec.comm().sum(box_cells);
+  for (std::size_t b = 0; b < bodies_.size(); ++b) bodies_[b].box_cells = box_cells[b];
+  upload(ex_, at_, at);
+  label_segments(label);
+  faces_ = body_faces(dec, *segment_, mu_max);
+  set_matrices();
+  // Modes without a face or a rim (a 2-D run's z translation, its rotations about x and y) or
+  // that a wall forbids stay out of the system.
+  for (std::size_t n = 0; n < bodies_.size(); ++n) {
+    Body& b = bodies_[n];
+    for (int k = 0; k < 6; ++k)
+      if (b.gram[k][k] > 0 && b.inertia[k][k] > 0 && (bodies[n].modes >> k & 1u))
+        b.active.push_back(k);
+  }
+}
+
+void RigidBodies::label_segments(const Field& label) {
+  std::vector<real> ids;
+  for (const Body& b : bodies_) {
+    if (!ids.empty() && !(ids.back() < b.stiff.id))
+      throw Error("stokes rigid bodies: body ids must ascend, got " + std::to_string(b.stiff.id) +
+                  " after " + std::to_string(ids.back()));
+    ids.push_back(b.stiff.id);
+  }
+  Buffer<real> table;
+  upload(ex_, table, ids);
+  segment_.emplace("body_segment", Location::cell, label.layout(), label.backend());
+  // Halos included: the labels' are exchanged, and the faces on a block's low side read them.
+  for_each(ex_, label.layout().all(),
+           SegmentOf{label.view(), segment_->view(), table.data(), static_cast<int>(ids.size())});
+  ex_.synchronize();  // before the table is freed
+}
+
+void RigidBodies::set_quanta(const std::vector<double>& local_bounds, int per_body) const {
+  const std::vector<double> bound = dec_->comm().max(local_bounds);
+  std::vector<real> q(bound.size());
+  for (std::size_t n = 0; n < q.size(); ++n)
+    q[n] = exact_quantum(bound[n], bodies_[n / per_body].box_cells);
+  upload(ex_, quanta_, q);
+}
+
+void RigidBodies::set_matrices() {
+  // The modes' Gram matrix over the faces and their pseudo-inertia over the rim: exact sums of the
+  // geometry and the viscosity.
+  const int count = static_cast<int>(bodies_.size());
+  const ModeTerms t{faces_, {}, {}};
+  set_quanta(reduce_segments<2>(ex_, union_, count, MaxOp{},
+                                each_body(faces_, MatrixBounds{t, at_.data()})),
+             2);
+  const std::vector<double> sums = dec_->comm().sum(reduce_segments<2 * kMatrixTerms>(
+      ex_, union_, count, SumOp{}, each_body(faces_, MatrixSums{t, at_.data(), quanta_.data()})));
+  for (int b = 0; b < count; ++b) {
+    const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
+    int m = 0;
+    for (int k = 0; k < 6; ++k)
+      for (int l = 0; l <= k; ++l, ++m) {
+        bodies_[b].gram[k][l] = bodies_[b].gram[l][k] = s[m];
+        bodies_[b].inertia[k][l] = bodies_[b].inertia[l][k] = s[kMatrixTerms + m];
+      }
+  }
+}
+
+std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field, 3>& V,
+                                                          const std::array<Field, 3>& V_old,
+                                                          bool weighted) const {
+  const int count = static_cast<int>(bodies_.size());
+  const ModeTerms t{faces_,
+                    {V[0].view(), V[1].view(), V[2].view()},
+                    {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
+  set_quanta(reduce_segments<1>(ex_, union_, count, MaxOp{},
+                                each_body(faces_, ChangeBound{t, at_.data(), weighted})),
+             1);
+  const std::vector<double> sums = dec_->comm().sum(
+      reduce_segments<6>(ex_, union_, count, SumOp{},
+                         each_body(faces_, ChangeSums{t, at_.data(), quanta_.data(), weighted})));
+  std::vector<std::array<double, 6>> out(bodies_.size());
+  for (std::size_t b = 0; b < out.size(); ++b)
+    for (int k = 0; k < 6; ++k) out[b][k] = sums[6 * b + k];
+  return out;
+}
+
+RigidMotion RigidBodies::fit(const Body& b, const std::array<double, 6>& sums,
+                             bool weighted) const {
   // Unweighted: the least-squares fit; weighted: the rim's pseudo-inertia takes the net force and
   // torque (vdt times them: the velocity change times the faces' pseudo-viscosity).
-  const std::array<double, 6> x = solve_modes(weighted ? inertia_ : gram_, b, active_);
+  const std::array<double, 6> x = solve_modes(weighted ? b.inertia : b.gram, sums, b.active);
   const real scale = weighted ? mobility_ : 1;
   RigidMotion m;
   for (int a = 0; a < 3; ++a)
@@ -185,18 +313,32 @@ RigidMotion RigidBody::fit(const std::array<Field, 3>& V, const std::array<Field
   return m;
 }
 
-RigidMotion RigidBody::rigid_part(const std::array<Field, 3>& V,
-                                  const std::array<Field, 3>& V_old) const {
-  return fit(V, V_old, false);
+std::vector<RigidMotion> RigidBodies::fits(const std::array<Field, 3>& V,
+                                           const std::array<Field, 3>& V_old, bool weighted) const {
+  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, weighted);
+  std::vector<RigidMotion> m;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) m.push_back(fit(bodies_[b], sums[b], weighted));
+  return m;
 }
 
-RigidMotion RigidBody::correction(const std::array<Field, 3>& V,
-                                  const std::array<Field, 3>& V_old) const {
-  return fit(V, V_old, true);
+std::vector<RigidMotion> RigidBodies::rigid_part(const std::array<Field, 3>& V,
+                                                 const std::array<Field, 3>& V_old) const {
+  return fits(V, V_old, false);
 }
 
-void RigidBody::shift(std::array<Field, 3>& V, const RigidMotion& m) const {
-  for_each(ex_, owned_, RigidShift{frame_, {V[0].view(), V[1].view(), V[2].view()}, m});
+std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
+                                                 const std::array<Field, 3>& V_old) const {
+  return fits(V, V_old, true);
+}
+
+void RigidBodies::shift(std::array<Field, 3>& V, const std::vector<RigidMotion>& m) const {
+  if (m.size() != bodies_.size())
+    throw Error("stokes rigid bodies: " + std::to_string(m.size()) + " motions for " +
+                std::to_string(bodies_.size()) + " bodies");
+  if (empty()) return;
+  upload(ex_, motions_, m);
+  for_each(ex_, union_,
+           Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions_.data()});
 }
 
 }  // namespace staghorn::stokes

@@ -1,114 +1,114 @@
 #pragma once
-// Rigid-mode correction of a stiff body (docs/models/stokes.md, "Stiff inclusions").
+// Rigid-mode correction of the stiff bodies (docs/models/stokes.md, "Stiff inclusions").
 //
 // The pseudo-steps of the PT iterations come from the largest viscosity around each point, so a
 // body mu_i / mu_m times stiffer than its matrix has a pseudo-inertia mu_i / mu_m times the
 // matrix's. Its deformation is stiff too, and relaxes at the matrix's pace; its rigid motion
 // (translation, rotation) is resisted only by the soft matrix around it, and relaxes mu_i / mu_m
 // times slower than anything else. After each iteration this class takes the momentum residual on
-// the body's faces (the velocity change times the face's pseudo-inertia), i.e. the net force and
+// each body's faces (the velocity change times the face's pseudo-inertia), i.e. the net force and
 // torque on the body, and moves the body rigidly with the pseudo-inertia of its rim alone (the
 // faces between it and the rest, each at its own stable pseudo-step): the rigid motion x with
 // I x = sum over the body of phi (rho~ dV), I the rim's pseudo-inertia tensor. Only the rim
 // resists a rigid motion, so the body's rigid modes then relax at the rate of its surroundings;
 // its deformation keeps the stable local pseudo-steps, and the fixed point is unchanged (the
 // correction vanishes with R).
-// The sums are exact (every term rounded to a power-of-two quantum that no partial sum can
-// outgrow), so any rank count, reduction order and backend gives the same bits.
+// The sums are exact (every term rounded to a power-of-two quantum per body that no partial sum
+// can outgrow), so any rank count, reduction order and backend gives the same bits. All bodies
+// share each pass (core/reduce_segments.hpp): per iteration one pass for the bounds that set the
+// quanta, one for the sums and one for the shift, however many bodies there are.
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "core/backend.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
-#include "core/stencil.hpp"
+#include "core/memory.hpp"
 #include "models/stokes/body_labels.hpp"
+#include "models/stokes/rigid_terms.hpp"
 
 namespace staghorn::stokes {
-
-using stencil::Off;
-
-// Where a body's faces are, where they sit relative to its centre, and their pseudo-inertia.
-struct BodyFrame {
-  View label;    // body id per cell (body_labels.hpp), halo included
-  real id;       // this body's
-  View mu_max;   // the cells' pseudo-step viscosity: a face's is the larger of its two cells'
-  Int3 offset;   // global index of local cell (0, 0, 0)
-  Int3 n;        // global cells per axis
-  Int3 bounded;  // 1 on axes with walls
-  real base[3];  // origin - centre along each axis (0 on inactive axes)
-  real dx[3];    // spacing (0 on inactive axes)
-  int dims;
-
-  SH_HD Off stride(int axis) const { return axis == 0 ? 1 : (axis == 1 ? label.sy : label.sz); }
-  // The low `axis` face of the cell at offset o lies on the body: a body cell beside it, and the
-  // other cell in the body or in none (a face between two bodies belongs to neither: the shear
-  // layer between them).
-  SH_HD bool on_face(int axis, Off o) const {
-    const real a = label.p[o], b = label.p[o - stride(axis)];
-    return (a == id && (b == id || b == 0)) || (b == id && a == 0);
-  }
-  // That face lies on the body's rim: one cell beside it in the body, the other not, and it is no
-  // wall (a wall face is not an unknown: it resists no rigid motion the walls allow).
-  SH_HD bool on_rim(int axis, Off o, const int idx[3]) const {
-    const int g = offset[axis] + idx[axis];
-    if (bounded[axis] && (g == 0 || g == n[axis])) return false;
-    return (label.p[o] == id) != (label.p[o - stride(axis)] == id);
-  }
-  // The face's pseudo-step viscosity: its velocity moves by dtau/rho~ R = vdt / pseudo R.
-  SH_HD real pseudo(int axis, Off o) const { return fmax(mu_max.p[o], mu_max.p[o - stride(axis)]); }
-  // Position, relative to the centre, of the low `axis` face of cell (i, j, k), or of its centre
-  // along the other axes; from the global index, so every rank computes the same bits.
-  SH_HD real coordinate(int a, int face_axis, const int idx[3]) const {
-    const real half = a == face_axis ? 0 : real(0.5);
-    return base[a] + (offset[a] + idx[a] + half) * dx[a];
-  }
-};
 
 // Rigid motion: a translation U and an angular velocity w about the centre.
 struct RigidMotion {
   real U[3] = {0, 0, 0}, w[3] = {0, 0, 0};
 };
 
-class RigidBody {
+// A body to correct: its cells' label and box, and the rigid modes it may take (bit k:
+// translation along k < 3, rotation about k - 3; those the walls it touches allow).
+struct CorrectedBody {
+  StiffBody body;
+  unsigned modes = 63;
+};
+
+using ModeMatrix = std::array<std::array<double, 6>, 6>;
+
+class RigidBodies {
  public:
-  // `body` of the labels in `label`; the correction moves its rigid modes along `modes` (bit k:
-  // translation along k < 3, rotation about k - 3; those the walls it touches allow) with
+  RigidBodies() = default;  // no body
+  // The bodies of the labels in `label` (ascending id), each corrected along its modes with
   // `mobility` times the pseudo-step of its rim.
-  RigidBody(const Decomposition& dec, Exec ex, const Field& label, const StiffBody& body,
-            const Field& mu_max, real mobility, unsigned modes = 63);
+  RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
+              const std::vector<CorrectedBody>& bodies, const Field& mu_max, real mobility);
 
-  // Adds a rigid motion (the correction) to the body's faces this block owns (the caller exchanges
-  // the halos: a face in the outermost halo layer could not tell whether the cell behind it is in
-  // the body). Several bodies: every correction from the same change first, then all added.
-  void shift(std::array<Field, 3>& V, const RigidMotion& m) const;
+  std::size_t size() const { return bodies_.size(); }
+  bool empty() const { return bodies_.empty(); }
+  const StiffBody& body(std::size_t b) const { return bodies_.at(b).stiff; }
+  // The point body b's rotations turn about (the centre of its box).
+  std::array<real, 3> centre(std::size_t b) const { return bodies_.at(b).centre; }
+  // Body b's modes' Gram matrix (sum over its faces of phi_k . phi_l) and pseudo-inertia (over
+  // vdt: sum over its rim of pseudo phi_k . phi_l).
+  const ModeMatrix& gram(std::size_t b) const { return bodies_.at(b).gram; }
+  const ModeMatrix& inertia(std::size_t b) const { return bodies_.at(b).inertia; }
 
-  // The least-squares rigid motion of V - V_old on the body's faces (unweighted; for tests), and
-  // of the weighted change (the correction).
-  RigidMotion rigid_part(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
-  RigidMotion correction(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
+  // Adds each body's rigid motion (its correction) to its faces this block owns (the caller
+  // exchanges the halos: a face in the outermost halo layer could not tell whether the cell behind
+  // it is in the body). Every correction from the same change first, then all added.
+  void shift(std::array<Field, 3>& V, const std::vector<RigidMotion>& m) const;
 
-  const StiffBody& body() const { return body_; }
-  // The point the rotations turn about (the centre of the body's box).
-  std::array<real, 3> centre() const { return centre_; }
+  // Per body: the least-squares rigid motion of V - V_old on its faces (unweighted; for tests),
+  // and that of the weighted change (the correction).
+  std::vector<RigidMotion> rigid_part(const std::array<Field, 3>& V,
+                                      const std::array<Field, 3>& V_old) const;
+  std::vector<RigidMotion> correction(const std::array<Field, 3>& V,
+                                      const std::array<Field, 3>& V_old) const;
+  // Per body, the exact sums over its faces of V - V_old along each mode (weighted by the faces'
+  // pseudo-viscosity, or not), on every rank: the right-hand sides of the fits.
+  std::vector<std::array<double, 6>> mode_sums(const std::array<Field, 3>& V,
+                                               const std::array<Field, 3>& V_old,
+                                               bool weighted) const;
 
  private:
-  RigidMotion fit(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
-                  bool weighted) const;
+  struct Body {
+    StiffBody stiff;
+    BodyAt at;  // labelled 1 + its index in the segment field
+    std::array<real, 3> centre{};
+    double box_cells = 0;  // cells of its box (global): terms per sum
+    ModeMatrix gram{}, inertia{};
+    std::vector<int> active;  // modes with faces and a rim, that the walls allow
+  };
 
-  const Decomposition& dec_;
+  void label_segments(const Field& label);
+  void set_matrices();
+  // The quanta of each body's sums from the largest |term| of each (all ranks), into quanta_.
+  void set_quanta(const std::vector<double>& local_bounds, int per_body) const;
+  RigidMotion fit(const Body& b, const std::array<double, 6>& sums, bool weighted) const;
+  std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
+                                bool weighted) const;
+
+  const Decomposition* dec_ = nullptr;
   Exec ex_;
-  StiffBody body_;
-  BodyFrame frame_;
-  Region owned_;  // the body's box: the cells this block owns (their low faces)
-  std::array<std::array<double, 6>, 6> gram_{};  // sum over body faces of phi_k . phi_l
-  // The rigid modes' pseudo-inertia (over vdt): sum over the rim's faces of pseudo phi_k . phi_l
-  std::array<std::array<double, 6>, 6> inertia_{};
-  std::vector<int> active_;  // modes with faces and a rim, that the walls allow
-  real mobility_;
-  std::array<real, 3> centre_{};
-  double box_cells_ = 0;  // cells of the body's box (global): terms per sum
+  std::vector<Body> bodies_;
+  real mobility_ = 0;
+  std::optional<Field> segment_;  // 1 + body index per cell, -1 in a body not corrected, else 0
+  BodyFaces faces_{};             // over segment_
+  Region union_;                  // the cells this block owns of all bodies' boxes
+  Buffer<BodyAt> at_;             // on the backend: each body's BodyAt
+  // On the backend, rewritten by every pass that needs them: each body's quanta, its motion.
+  mutable Buffer<real> quanta_;
+  mutable Buffer<RigidMotion> motions_;
 };
 
 }  // namespace staghorn::stokes

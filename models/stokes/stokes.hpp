@@ -68,11 +68,12 @@ class Stokes final : public PtModel {
   Field& V(int axis) { return V_[axis]; }
   Field& tau(int component) { return T_[component]; }  // xx, yy, zz, xy, xz, yz
   Field& mu() { return mu_; }
+  const Field& mu_max() const { return mu_max_; }  // each cell's pseudo-step viscosity
   Field& rho() { return rho_; }
   // The power law's cell fields (eta0, n, eps_ref), null when every material is Newtonian.
   PowerLawFields* power_law() { return power_ ? &*power_ : nullptr; }
   // The stiff bodies' rigid-mode corrections and their cell labels (none: no body).
-  const std::vector<RigidBody>& rigid_bodies() const { return rigid_; }
+  const RigidBodies& rigid_bodies() const { return rigid_; }
   const Field* body_labels() const { return body_label_ ? &*body_label_ : nullptr; }
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }
@@ -142,7 +143,7 @@ class Stokes final : public PtModel {
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
   // retries).
   std::optional<Field> body_label_;
-  std::vector<RigidBody> rigid_;
+  RigidBodies rigid_;
   bool iterating_ = false;  // P and tau in the iterations' form (begin_solve to end_step)
   real rigid_mobility_ = 0;
   std::optional<PowerLawFields> power_;    // some material has a power law (stokes.power_law)

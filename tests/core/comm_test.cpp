@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "core/error.hpp"
@@ -78,6 +79,23 @@ TEST(Comm, WithTimeoutKeepsTheCommunicator) {
   EXPECT_EQ(patient.rank(), comm.rank());
   EXPECT_EQ(patient.timeout(), 2.5);
   EXPECT_EQ(comm.timeout(), 0);
+}
+
+// The vector reductions give each element what the scalar ones give it, NaN included.
+TEST(Comm, VectorReductionsEqualTheScalarOnesElementByElement) {
+  const Comm comm;
+  const double r = comm.rank();
+  const std::vector<double> local = {r, -3 * r, 0.5 + r * r, comm.rank() == 0 ? std::nan("") : r};
+  const std::vector<double> max = comm.max(local), sum = comm.sum(local);
+  ASSERT_EQ(max.size(), local.size());
+  ASSERT_EQ(sum.size(), local.size());
+  for (std::size_t i = 0; i + 1 < local.size(); ++i) {
+    EXPECT_EQ(max[i], comm.max(local[i])) << i;
+    EXPECT_EQ(sum[i], comm.sum(local[i])) << i;
+  }
+  EXPECT_TRUE(std::isnan(max.back()));
+  EXPECT_TRUE(std::isnan(sum.back()));
+  EXPECT_TRUE(comm.max(std::vector<double>{}).empty());
 }
 
 }  // namespace

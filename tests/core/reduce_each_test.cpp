@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace staghorn {
 namespace {
 
@@ -35,32 +37,18 @@ struct NanAt {
 std::array<double, 3> serial(const Region& r, bool max) {
   std::array<double, 3> t;
   t.fill(max ? -std::numeric_limits<double>::infinity() : 0.0);
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
-      for (int i = r.lo.x; i < r.hi.x; ++i) {
-        const Terms<3> v = Three{}(i, j, k);
-        for (int n = 0; n < 3; ++n) t[n] = max ? std::fmax(t[n], v.v[n]) : t[n] + v.v[n];
-      }
+  test::for_cells(r, [&](int i, int j, int k) {
+    const Terms<3> v = Three{}(i, j, k);
+    for (int n = 0; n < 3; ++n) t[n] = max ? std::fmax(t[n], v.v[n]) : t[n] + v.v[n];
+  });
   return t;
 }
 
-std::vector<Exec> backends() {
-  std::vector<Exec> b{Exec::cpu()};
-  if (cuda_device_count() > 0) b.push_back(Exec::cuda(0));
-  return b;
-}
-
-const Region kRegions[] = {
-    {{0, 0, 0}, {70, 45, 9}},    // many blocks in every direction
-    {{-2, -1, 0}, {3, 5, 2}},    // negative indices (a halo)
-    {{4, 0, 3}, {5, 1, 4}},      // one cell
-    {{0, 0, 0}, {1000, 3, 1}},   // one thin slab
-    {{0, 0, 0}, {33, 9, 300}},   // deep in z
-};
+using test::backends;
 
 TEST(ReduceEach, EqualsSeparateSerialReductionsOnEveryBackend) {
   for (const Exec& ex : backends())
-    for (const Region& r : kRegions) {
+    for (const Region& r : test::reduction_regions()) {
       SCOPED_TRACE(ex.description());
       const std::array<double, 3> sum = reduce_each<3>(ex, r, SumOp{}, Three{});
       const std::array<double, 3> max = reduce_each<3>(ex, r, MaxOp{}, Three{});
@@ -84,8 +72,8 @@ TEST(ReduceEach, MaxPropagatesNanInItsComponentOnly) {
 
 TEST(ReduceEach, EmptyRegionGivesTheIdentity) {
   for (const Exec& ex : backends()) {
-    const std::array<double, 3> s = reduce_each<3>(ex, Region{{0, 0, 0}, {0, 4, 4}}, SumOp{},
-                                                    Three{});
+    const std::array<double, 3> s =
+        reduce_each<3>(ex, Region{{0, 0, 0}, {0, 4, 4}}, SumOp{}, Three{});
     for (double v : s) EXPECT_EQ(v, 0.0);
   }
 }

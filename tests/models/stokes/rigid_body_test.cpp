@@ -52,21 +52,21 @@ struct Velocities {
   }
 };
 
-// The model's only body; f turns about its centre.
-const stokes::RigidBody& body_of(StokesRun& r, RigidField* f = nullptr) {
-  const std::vector<stokes::RigidBody>& b = r.model->rigid_bodies();
+// The model's bodies, of which there is one; f turns about its centre.
+const stokes::RigidBodies& bodies_of(StokesRun& r, RigidField* f = nullptr) {
+  const stokes::RigidBodies& b = r.model->rigid_bodies();
   EXPECT_EQ(b.size(), 1u);
   if (f)
-    for (int a = 0; a < 3; ++a) f->c[a] = b.at(0).centre()[a];
-  return b.at(0);
+    for (int a = 0; a < 3; ++a) f->c[a] = b.centre(0)[a];
+  return b;
 }
 
 TEST(RigidBody, ProjectionOfARigidMotionIsThatMotion3D) {
   StokesRun r(ball_config(16, 16));
   RigidField f{{0.3, -0.7, 1.1}, {0.5, -1.3, 0.9}};
-  const stokes::RigidBody& body = body_of(r, &f);
+  const stokes::RigidBodies& bodies = bodies_of(r, &f);
   Velocities v(r, f, 3);
-  const stokes::RigidMotion m = body.rigid_part(v.V, v.V_old);
+  const stokes::RigidMotion m = bodies.rigid_part(v.V, v.V_old).at(0);
   for (int a = 0; a < 3; ++a) {
     EXPECT_NEAR(m.U[a], f.U[a], 1e-9) << a;
     EXPECT_NEAR(m.w[a], f.w[a], 1e-9) << a;
@@ -76,9 +76,9 @@ TEST(RigidBody, ProjectionOfARigidMotionIsThatMotion3D) {
 TEST(RigidBody, ProjectionIn2DIsTranslationAndSpin) {
   StokesRun r(ball_config(32, 1));
   RigidField f{{-0.4, 0.8, 0}, {0, 0, 2.5}};
-  const stokes::RigidBody& body = body_of(r, &f);
+  const stokes::RigidBodies& bodies = bodies_of(r, &f);
   Velocities v(r, f, 2);
-  const stokes::RigidMotion m = body.rigid_part(v.V, v.V_old);
+  const stokes::RigidMotion m = bodies.rigid_part(v.V, v.V_old).at(0);
   EXPECT_NEAR(m.U[0], f.U[0], 1e-9);
   EXPECT_NEAR(m.U[1], f.U[1], 1e-9);
   EXPECT_NEAR(m.w[2], f.w[2], 1e-9);
@@ -92,16 +92,16 @@ TEST(RigidBody, ProjectionIn2DIsTranslationAndSpin) {
 TEST(RigidBody, CorrectionMovesTheBodysFacesOnly) {
   StokesRun r(ball_config(32, 1));
   RigidField f{{-0.4, 0.8, 0}, {0, 0, 2.5}};
-  const stokes::RigidBody& body = body_of(r, &f);
+  const stokes::RigidBodies& bodies = bodies_of(r, &f);
   Velocities v(r, f, 2);
-  const stokes::RigidMotion m = body.correction(v.V, v.V_old);
+  const stokes::RigidMotion m = bodies.correction(v.V, v.V_old).at(0);
   RigidField g{{m.U[0], m.U[1], 0}, {0, 0, m.w[2]}};
   for (int a = 0; a < 3; ++a) g.c[a] = f.c[a];
   EXPECT_GT(std::fabs(g.U[0]) + std::fabs(g.U[1]) + std::fabs(g.w[2]), 0);
-  body.shift(v.V, m);
+  bodies.shift(v.V, {m});
   const std::vector<real> label = r.model->body_labels()->to_host();
   const Layout& l = r.model->mu().layout();
-  const real id = body.body().id;
+  const real id = bodies.body(0).id;
   for (int a = 0; a < 2; ++a) {
     const std::vector<real> got = v.V[a].to_host();
     int moved = 0;
@@ -129,7 +129,7 @@ TEST(RigidBody, RigidPartOnTheGpuEqualsTheCpus) {
     std::uniform_real_distribution<double> u(-1, 1);
     Velocities v(r, RigidField{{0, 0, 0}, {0, 0, 0}}, 3);
     for (Field& f : v.V) r.set(f, [&](double, double, double) { return u(gen); });
-    return body_of(r).rigid_part(v.V, v.V_old);
+    return bodies_of(r).rigid_part(v.V, v.V_old).at(0);
   };
   const stokes::RigidMotion c = random(cpu), g = random(gpu);
   double scale = 0;
@@ -208,17 +208,18 @@ TEST(RigidBody, FourteenSmoothedInclusionsAreFourteenBodies) {
   c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 10}};
   c["stokes"]["materials"]["phases"] = io::json::array({phase});
   StokesRun r(c);
-  const std::vector<stokes::RigidBody>& bodies = r.model->rigid_bodies();
+  const stokes::RigidBodies& bodies = r.model->rigid_bodies();
   ASSERT_EQ(bodies.size(), 14u);
   const std::vector<real> label = r.model->body_labels()->to_host();
   const std::vector<real> mu = r.model->mu().to_host();
   const Layout& l = r.model->mu().layout();
-  for (const stokes::RigidBody& b : bodies) {
-    EXPECT_GT(b.body().mu_peak, 0.9e6);
+  for (std::size_t n = 0; n < bodies.size(); ++n) {
+    const stokes::StiffBody& b = bodies.body(n);
+    EXPECT_GT(b.mu_peak, 0.9e6);
     // Its cells are the ones labelled with its id, and its core is in it.
     int cells = 0;
     for (int j = 0; j < 255; ++j)
-      for (int i = 0; i < 255; ++i) cells += label[l.index(i, j, 0)] == b.body().id;
+      for (int i = 0; i < 255; ++i) cells += label[l.index(i, j, 0)] == b.id;
     EXPECT_GT(cells, 500);  // the disc alone: ~500 cells
   }
   // No stiff core cell is left out of a body.

@@ -1,0 +1,180 @@
+#pragma once
+// Segmented reductions: one pass over a region in which each cell adds K terms to each of the
+// segments it touches (e.g. the stiff bodies whose faces it holds), giving segments x K results.
+// f(i, j, k, out) calls out.add(s, terms) with a Terms<K> for every segment s (0 <= s < segments)
+// the cell contributes to; a cell may add to several segments, and to one segment several times.
+// One launch and one wait for all segments, where a reduce_each per segment would launch and wait
+// once per segment.
+//
+// The CPU combines per-thread accumulators in thread order, so its results repeat bit for bit.
+// The GPU combines with atomics in no fixed order: its sums repeat bit for bit only where every
+// partial sum is exact (quantised terms, core/exact_sum.hpp; integers); its maxima always do.
+
+#include <omp.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "core/for_each.hpp"
+#include "core/reduce_each.hpp"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#endif
+
+namespace staghorn {
+
+namespace detail {
+
+// What f's `out` is: accumulators acc[s * K + n] for term n of segment s, each term combined into
+// its accumulator by Combine (in place on a CPU thread's own, atomically on the GPU).
+template <int K, class Combine>
+struct Segments {
+  double* acc;
+  Combine combine;
+  SH_HD void add(int s, const Terms<K>& t) const {
+    double* a = acc + static_cast<std::size_t>(s) * K;
+    for (int n = 0; n < K; ++n) combine(a + n, static_cast<double>(t.v[n]));
+  }
+};
+
+template <class Op>
+struct CombineInPlace {
+  Op op;
+  SH_HD void operator()(double* p, double v) const { *p = op(*p, v); }
+};
+
+template <int K, class Op, class F>
+std::vector<double> reduce_segments_host(const Region& r, int segments, Op op, const F& f) {
+  const std::size_t count = static_cast<std::size_t>(segments) * K;
+  std::vector<std::vector<double>> partial(omp_get_max_threads());
+#pragma omp parallel
+  {
+    std::vector<double> acc(count, Op::identity());
+    const Segments<K, CombineInPlace<Op>> out{acc.data(), {op}};
+    const F g = f;
+#pragma omp for collapse(2) schedule(static)
+    for (int k = r.lo.z; k < r.hi.z; ++k)
+      for (int j = r.lo.y; j < r.hi.y; ++j)
+        for (int i = r.lo.x; i < r.hi.x; ++i) g(i, j, k, out);
+    partial[omp_get_thread_num()] = std::move(acc);
+  }
+  std::vector<double> total(count, Op::identity());
+  for (const std::vector<double>& p : partial)
+    for (std::size_t n = 0; n < p.size(); ++n) total[n] = op(total[n], p[n]);
+  return total;
+}
+
+#if defined(__CUDACC__)
+constexpr int kSegmentThreads = 256;
+// Per-block accumulators in shared memory up to this size; more segments go to global atomics.
+constexpr std::size_t kSegmentSharedBytes = 32 * 1024;
+
+__device__ inline void atomic_combine(double* p, double v, SumOp) { atomicAdd(p, v); }
+
+// Any other Op: compare and swap until the combined value is in place.
+template <class Op>
+__device__ inline void atomic_combine(double* p, double v, Op op) {
+  auto* bits = reinterpret_cast<unsigned long long*>(p);
+  unsigned long long old = *bits, assumed;
+  do {
+    assumed = old;
+    const unsigned long long next = __double_as_longlong(op(__longlong_as_double(assumed), v));
+    if (next == assumed) return;
+    old = atomicCAS(bits, assumed, next);
+  } while (old != assumed);
+}
+
+template <class Op>
+struct CombineAtomically {
+  Op op;
+  __device__ void operator()(double* p, double v) const { atomic_combine(p, v, op); }
+};
+
+template <class Op>
+__global__ void fill_identity_kernel(double* out, int count) {
+  for (int n = blockIdx.x * blockDim.x + threadIdx.x; n < count; n += gridDim.x * blockDim.x)
+    out[n] = Op::identity();
+}
+
+// Cells in a grid-stride loop along the region's linear index (x fastest: coalesced), each
+// block into its own shared accumulators (`shared`) that it then adds to `out`, or every cell
+// straight into `out`.
+template <int K, class Op, class F>
+__global__ void reduce_segments_kernel(Region r, int count, bool shared, Op op, F f, double* out) {
+  extern __shared__ double local[];
+  if (shared) {
+    for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
+    __syncthreads();
+  }
+  const Segments<K, CombineAtomically<Op>> acc{shared ? local : out, {op}};
+  const Int3 e = r.extent();
+  const long long cells = r.size();
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < cells;
+       c += stride) {
+    const long long row = c / e.x;
+    f(r.lo.x + static_cast<int>(c - row * e.x), r.lo.y + static_cast<int>(row % e.y),
+      r.lo.z + static_cast<int>(row / e.y), acc);
+  }
+  if (!shared) return;
+  __syncthreads();
+  for (int n = threadIdx.x; n < count; n += blockDim.x)
+    if (local[n] != Op::identity()) atomic_combine(out + n, local[n], op);
+}
+
+// Enough blocks to fill the device a few times over, no more: each block's accumulators cost
+// `count` atomics at its end.
+inline int segment_blocks(long long cells) {
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice (reduce_segments)");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute (reduce_segments)");
+  const long long needed = (cells + kSegmentThreads - 1) / kSegmentThreads;
+  return static_cast<int>(needed < 4LL * sms ? needed : 4LL * sms);
+}
+
+template <int K, class Op, class F>
+std::vector<double> reduce_segments_device(const Exec& ex, const Region& r, int segments, Op op,
+                                           const F& f) {
+  const int count = segments * K;
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
+  double* out = reinterpret_cast<double*>(ex.scratch((bytes + sizeof(real) - 1) / sizeof(real)));
+  CUstream_st* s = ex.stream(Lane::inner);
+  fill_identity_kernel<Op>
+      <<<(count + kSegmentThreads - 1) / kSegmentThreads, kSegmentThreads, 0, s>>>(out, count);
+  check_launch("reduce_segments fill launch");
+  const bool shared = bytes <= kSegmentSharedBytes;
+  reduce_segments_kernel<K><<<segment_blocks(r.size()), kSegmentThreads, shared ? bytes : 0, s>>>(
+      r, count, shared, op, f, out);
+  check_launch("reduce_segments kernel launch");
+  std::vector<double> host(count);
+  check_cuda(cudaMemcpyAsync(host.data(), out, bytes, cudaMemcpyDeviceToHost, s),
+             "cudaMemcpyAsync (reduce_segments)");
+  check_cuda(cudaStreamSynchronize(s), "cudaStreamSynchronize (reduce_segments)");
+  return host;
+}
+#endif
+
+}  // namespace detail
+
+// Reduces the terms each cell of `r` adds to each segment with Op, on this rank (callers combine
+// ranks through Comm); accumulated in double. Result [s * K + n]: term n of segment s, Op's
+// identity where no cell added to it. Waits for the result.
+template <int K, class Op, class F>
+std::vector<double> reduce_segments(const Exec& ex, const Region& r, int segments, Op op,
+                                    const F& f) {
+  if (r.empty() || segments <= 0)
+    return std::vector<double>(static_cast<std::size_t>(segments > 0 ? segments : 0) * K,
+                               Op::identity());
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    return detail::reduce_segments_device<K>(ex, r, segments, op, f);
+#else
+    not_compiled_for_cuda();
+#endif
+  }
+  return detail::reduce_segments_host<K>(r, segments, op, f);
+}
+
+}  // namespace staghorn

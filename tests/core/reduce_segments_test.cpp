@@ -1,0 +1,107 @@
+// reduce_segments: the sums and maxima of every segment in one pass equal a direct serial
+// computation, on every backend here (the GPU when one is visible), for regions of every shape,
+// with cells that add to several segments and to one segment twice; a segment no cell touches,
+// and an empty region, give the identity.
+#include "core/reduce_segments.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace staghorn {
+namespace {
+
+constexpr int kSegments = 7;  // segment 6 is never touched
+
+SH_HD inline unsigned hash(int i, int j, int k) {
+  return static_cast<unsigned>(i + 11) * 73856093u ^ static_cast<unsigned>(j + 13) * 19349663u ^
+         static_cast<unsigned>(k + 17) * 83492791u;
+}
+
+// Up to three (segment, terms) pairs per cell, with no pattern a wrong index mapping could
+// reproduce; integer terms, so sums are exact in any order and every backend must agree to the
+// bit. Pair p of cell (i, j, k): present where bit p of the hash is set.
+struct Pairs {
+  static SH_HD bool present(unsigned h, int p) { return (h >> p & 1u) != 0; }
+  static SH_HD int segment(unsigned h, int p) { return static_cast<int>((h >> (4 + 3 * p)) % 6); }
+  static SH_HD Terms<2> terms(unsigned h, int p, int i, int j) {
+    return {{static_cast<real>((h >> (2 * p)) % 1009) - 500, static_cast<real>(i - 2 * j + p)}};
+  }
+  template <class Out>
+  SH_HD void operator()(int i, int j, int k, const Out& out) const {
+    const unsigned h = hash(i, j, k);
+    for (int p = 0; p < 3; ++p)
+      if (present(h, p)) out.add(segment(h, p), terms(h, p, i, j));
+  }
+};
+
+std::vector<double> serial(const Region& r, bool max) {
+  const double identity = max ? -std::numeric_limits<double>::infinity() : 0.0;
+  std::vector<double> t(kSegments * 2, identity);
+  test::for_cells(r, [&](int i, int j, int k) {
+    const unsigned h = hash(i, j, k);
+    for (int p = 0; p < 3; ++p) {
+      if (!Pairs::present(h, p)) continue;
+      const Terms<2> v = Pairs::terms(h, p, i, j);
+      double* s = &t[Pairs::segment(h, p) * 2];
+      for (int n = 0; n < 2; ++n) s[n] = max ? std::fmax(s[n], v.v[n]) : s[n] + v.v[n];
+    }
+  });
+  return t;
+}
+
+using test::backends;
+
+TEST(ReduceSegments, EqualsADirectSerialComputationOnEveryBackend) {
+  for (const Exec& ex : backends())
+    for (const Region& r : test::reduction_regions()) {
+      SCOPED_TRACE(ex.description());
+      const std::vector<double> sum = reduce_segments<2>(ex, r, kSegments, SumOp{}, Pairs{});
+      const std::vector<double> max = reduce_segments<2>(ex, r, kSegments, MaxOp{}, Pairs{});
+      EXPECT_EQ(sum, serial(r, false));
+      EXPECT_EQ(max, serial(r, true));
+    }
+}
+
+TEST(ReduceSegments, UntouchedSegmentsAndEmptyRegionsGiveTheIdentity) {
+  for (const Exec& ex : backends()) {
+    SCOPED_TRACE(ex.description());
+    const std::vector<double> some =
+        reduce_segments<2>(ex, test::reduction_regions()[0], kSegments, MaxOp{}, Pairs{});
+    EXPECT_EQ(some[2 * 6], -std::numeric_limits<double>::infinity());
+    const std::vector<double> none =
+        reduce_segments<2>(ex, Region{{0, 0, 0}, {0, 4, 4}}, kSegments, SumOp{}, Pairs{});
+    EXPECT_EQ(none, std::vector<double>(2 * kSegments, 0.0));
+  }
+}
+
+// More segments than fit the GPU's shared accumulators: the cells add straight to the result.
+struct Spread {
+  int segments;
+  template <class Out>
+  SH_HD void operator()(int i, int j, int k, const Out& out) const {
+    out.add(static_cast<int>(hash(i, j, k) % segments), {{real(1), real(i + j + k)}});
+  }
+};
+
+TEST(ReduceSegments, ManySegmentsEqualTheDirectCounts) {
+  const int segments = 5000;
+  const Region r{{0, 0, 0}, {64, 64, 8}};
+  std::vector<double> want(2 * segments, 0.0);
+  test::for_cells(r, [&](int i, int j, int k) {
+    const int s = static_cast<int>(hash(i, j, k) % segments);
+    want[2 * s] += 1;
+    want[2 * s + 1] += i + j + k;
+  });
+  for (const Exec& ex : backends()) {
+    SCOPED_TRACE(ex.description());
+    EXPECT_EQ(reduce_segments<2>(ex, r, segments, SumOp{}, Spread{segments}), want);
+  }
+}
+
+}  // namespace
+}  // namespace staghorn

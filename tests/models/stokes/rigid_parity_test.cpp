@@ -1,0 +1,168 @@
+// The stiff bodies' sums in one pass for all bodies (models/stokes/rigid_body.hpp, through
+// core/reduce_segments.hpp) against the former path, one body at a time over its box (a max pass
+// for the body's quantum, then its sums), on the model's own labels: the modes' Gram and
+// pseudo-inertia matrices and a random velocity change's mode sums, weighted and not, are the same
+// bits for every body, with many bodies in 2-D and several in 3-D.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/exact_sum.hpp"
+#include "core/for_each.hpp"
+#include "core/reduce_each.hpp"
+#include "models/stokes/rigid_terms.hpp"
+#include "stokes_fixture.hpp"
+
+namespace staghorn::test {
+namespace {
+
+using stokes::BodyAt;
+using stokes::ModeTerms;
+
+// The former per-body passes, over the body's box only.
+struct BoundOfBody {
+  ModeTerms t;
+  BodyAt b;
+  bool matrix, weighted;
+  SH_HD real operator()(int i, int j, int k) const { return t.bound(b, matrix, weighted, i, j, k); }
+};
+// As the former change bound: a reduce_each of one term.
+struct BoundTermOfBody {
+  BoundOfBody b;
+  SH_HD Terms<1> operator()(int i, int j, int k) const { return {{b(i, j, k)}}; }
+};
+struct ChangeOfBody {
+  ModeTerms t;
+  BodyAt b;
+  real quantum;
+  bool weighted;
+  SH_HD Terms<6> operator()(int i, int j, int k) const {
+    Terms<6> out;
+    for (int kk = 0; kk < 6; ++kk) out.v[kk] = t.rounded(b, kk, -1, weighted, quantum, i, j, k);
+    return out;
+  }
+};
+struct EntryOfBody {
+  ModeTerms t;
+  BodyAt b;
+  int kk, ll;
+  real quantum;
+  bool weighted;
+  SH_HD real operator()(int i, int j, int k) const {
+    return t.rounded(b, kk, ll, weighted, quantum, i, j, k);
+  }
+};
+
+// One body's sums as the former RigidBody computed them.
+class FormerBody {
+ public:
+  FormerBody(StokesRun& r, const stokes::StiffBody& body, const ModeTerms& t)
+      : comm_(r.dec->comm()),
+        ex_(r.exec),
+        t_(t),
+        at_(stokes::body_at(r.dec->grid(), body, body.id)),
+        box_(stokes::owned_box(*r.dec, r.model->mu().layout(), body)),
+        box_cells_(static_cast<double>(comm_.sum(static_cast<long long>(box_.size())))) {}
+
+  stokes::ModeMatrix matrix(bool weighted) const {
+    const real q =
+        quantum(comm_.max(reduce(ex_, box_, MaxOp{}, BoundOfBody{t_, at_, true, weighted})));
+    stokes::ModeMatrix m{};
+    for (int k = 0; k < 6; ++k)
+      for (int l = 0; l <= k; ++l)
+        m[k][l] = m[l][k] =
+            comm_.sum(double(reduce(ex_, box_, SumOp{}, EntryOfBody{t_, at_, k, l, q, weighted})));
+    return m;
+  }
+  std::array<double, 6> change(bool weighted) const {
+    const real q = quantum(comm_.max(
+        reduce_each<1>(ex_, box_, MaxOp{}, BoundTermOfBody{{t_, at_, false, weighted}})[0]));
+    const std::array<double, 6> local =
+        reduce_each<6>(ex_, box_, SumOp{}, ChangeOfBody{t_, at_, q, weighted});
+    std::array<double, 6> global;
+    for (int k = 0; k < 6; ++k) global[k] = comm_.sum(local[k]);
+    return global;
+  }
+
+ private:
+  real quantum(double bound) const { return exact_quantum(bound, box_cells_); }
+
+  const Comm& comm_;
+  Exec ex_;
+  ModeTerms t_;
+  BodyAt at_;
+  Region box_;
+  double box_cells_;
+};
+
+std::array<Field, 3> random_velocities(StokesRun& r, const char* name, unsigned seed) {
+  const Layout& l = r.model->V(0).layout();
+  const Backend b = r.exec.backend();
+  std::array<Field, 3> V{Field(std::string(name) + "x", Location::face_x, l, b),
+                         Field(std::string(name) + "y", Location::face_y, l, b),
+                         Field(std::string(name) + "z", Location::face_z, l, b)};
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (Field& f : V) r.set(f, [&](double, double, double) { return u(gen); });
+  return V;
+}
+
+void expect_former_sums(StokesRun& r) {
+  const stokes::RigidBodies& bodies = r.model->rigid_bodies();
+  const std::array<Field, 3> V = random_velocities(r, "V", 5), V_old = random_velocities(r, "W", 7);
+  const stokes::BodyFaces faces =
+      stokes::body_faces(*r.dec, *r.model->body_labels(), r.model->mu_max());
+  const ModeTerms t{faces,
+                    {V[0].view(), V[1].view(), V[2].view()},
+                    {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
+  for (bool weighted : {false, true}) {
+    const std::vector<std::array<double, 6>> sums = bodies.mode_sums(V, V_old, weighted);
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      SCOPED_TRACE("body " + std::to_string(b) + (weighted ? " weighted" : ""));
+      const FormerBody former(r, bodies.body(b), t);
+      EXPECT_EQ(sums[b], former.change(weighted));
+      EXPECT_EQ(weighted ? bodies.inertia(b) : bodies.gram(b), former.matrix(weighted));
+    }
+  }
+}
+
+// The 46 inclusions of the benchmark (scripts/stokes_inclusion_table.py: 10 x 10 box, radius
+// 0.399, gap half a radius, seed 1855 + 46) 10^6 times stiffer than the matrix, smoothed by 10
+// passes, at 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a
+// seed region fewer).
+TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
+  const double radius = std::sqrt(10.0 * 10.0 * 0.005 / M_PI);
+  io::json phase = {{"shape", "random_inclusions"},
+                    {"count", 46},
+                    {"radius_min", radius},
+                    {"radius_max", radius},
+                    {"gap", 0.5 * radius},
+                    {"seed", 1855 + 46},
+                    {"viscosity", 1e6}};
+  io::json c = {{"grid", {{"n", {256, 256, 1}}, {"length", {10.0, 10.0, 1.0}}}},
+                {"solver", {{"tol_mode", "absolute"}}}};
+  c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 10}};
+  c["stokes"]["materials"]["phases"] = io::json::array({phase});
+  StokesRun r(c);
+  ASSERT_GT(r.model->rigid_bodies().size(), 10u);
+  expect_former_sums(r);
+}
+
+TEST(RigidParity, SeveralBodiesIn3DSumAsOneBodyAtATime) {
+  io::json phase = {{"shape", "random_inclusions"},
+                    {"count", 6},
+                    {"radius_min", 0.1},
+                    {"gap", 0.05},
+                    {"seed", 3},
+                    {"viscosity", 1e3}};
+  io::json c = {{"grid", {{"n", {20, 20, 20}}}}, {"solver", {{"tol_mode", "absolute"}}}};
+  c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 1}};
+  c["stokes"]["materials"]["phases"] = io::json::array({phase});
+  StokesRun r(c);
+  ASSERT_GT(r.model->rigid_bodies().size(), 2u);
+  expect_former_sums(r);
+}
+
+}  // namespace
+}  // namespace staghorn::test
