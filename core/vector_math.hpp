@@ -4,8 +4,9 @@
 // and selects only, inlined, so a row of cells runs as vectors. They give the same bits in every
 // lane, in a loop's scalar remainder and on any instruction set (no FMA contraction: CMakeLists),
 // so a cell's result does not depend on where a row or a rank's block begins. Accuracy: exp within
-// one ulp of libm's, tanh within two (tests/core/vector_math_test.cpp), so results change from
-// libm's within rounding. On the GPU they are CUDA's own functions.
+// one ulp of libm's, tanh within two, the float exp within about one float ulp
+// (tests/core/vector_math_test.cpp), so results change from libm's within rounding. On the GPU they
+// are CUDA's own functions.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -76,6 +77,47 @@ inline double tanh_small(double x) {
   return x + x * (u * q);
 }
 
+// The same for float: its bits as a 32-bit integer, and 1.5 * 2^23 (rounds to an integer below
+// 2^22 in magnitude).
+inline std::uint32_t bits(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline float from_bits(std::uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+constexpr float kShiftF = 12582912.0f;
+
+// 2^n for a whole number n in [-126, 127] held as a float.
+inline float pow2(float n) {
+  const std::uint32_t i = bits(n + kShiftF) - bits(kShiftF);
+  return from_bits((i + 127u) << 23);
+}
+
+// e^x in single precision, as exp_host: x = n ln2 + r, e^r by Cephes' expf polynomial (degree 5
+// in r for e^r - 1 - r; within about one float ulp), 2^n as two factors.
+inline float expf_host(float x) {
+  constexpr float kLog2e = 1.44269504f;
+  constexpr float kLn2Hi = 0.693359375f;  // 9 significant bits: n ln2_hi is exact
+  constexpr float kLn2Lo = -2.12194440e-4f;
+  // Beyond these e^x is inf or rounds to 0; NaN passes through.
+  const float xc = x > 89.0f ? 89.0f : x < -104.0f ? -104.0f : x;
+  const float n = (xc * kLog2e + kShiftF) - kShiftF;
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = 1.0f + (r + r * r * p);
+  const float n1 = (n * 0.5f + kShiftF) - kShiftF;
+  return p * pow2(n1) * pow2(n - n1);
+}
+
 inline double tanh_host(double x) {
   const double a = std::fabs(x);
   // 1 - 2 / (e^2a + 1): no cancellation from 0.625 on (tanh > 0.55); 1 for large a (e^2a = inf).
@@ -90,6 +132,15 @@ SH_HD inline double exp(double x) {
   return ::exp(x);
 #else
   return detail::exp_host(x);
+#endif
+}
+
+// Single precision (for quantities the kernels already compute in float, such as pseudo-steps).
+SH_HD inline float exp(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::expf(x);
+#else
+  return detail::expf_host(x);
 #endif
 }
 
