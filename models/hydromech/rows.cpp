@@ -12,7 +12,8 @@
 namespace staghorn::hydromech {
 namespace {
 
-// The four fields of an iteration (one layout: one offset addresses a cell in each).
+// The four fields of an iteration (one layout: one offset addresses a cell in each). The residual
+// passes read Pe and phi_old only; Pass::residual_field writes R into Pe_new.
 struct Fields {
   View Pe, phi_old, Pe_new, dPedtau;
 };
@@ -92,8 +93,9 @@ struct Buffers {
       : planes(n, rows), ends(rows + 2), fx(n + 1, 1), fs(n, 1), fb(n, rows), kept(n) {}
 };
 
-// What a march computes: the iteration, or only the residual's max-norm (the convergence check).
-enum class Pass { iterate, residual };
+// What a march computes: the iteration, only the residual's max-norm (the convergence check), or
+// the residual of every cell into a field (the step's volume balance).
+enum class Pass { iterate, max_residual, residual_field };
 
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
@@ -122,10 +124,20 @@ inline void faces_between(const Coefficients& coef, const real* P_lo, const real
   for (int x = 0; x < n; ++x) f.set(x, co.face(k_lo[x], k_hi[x], P_lo[x], P_hi[x], a));
 }
 
+// Whether some of a row's n kept a is not below pt::kFloatSafe (or is NaN): one vector scan, as
+// almost no row has one.
+SH_HOST_CLONES bool any_large(const real* a, int n) {
+  int large = 0;
+#pragma omp simd reduction(| : large)
+  for (int x = 0; x < n; ++x) large |= !(a[x] < pt::kFloatSafe);
+  return large != 0;
+}
+
 // The cells of a row from offset o whose a is not below pt::kFloatSafe, again with the large-a
 // pseudo-step: optimal_step's values, from the row's kept values.
 SH_HOST_NOINLINE void redo_large(const Coefficients& co, const Fields& f, std::ptrdiff_t o, int n,
                                  const StepKept& kept) {
+  if (!any_large(kept.a.data(), n)) return;
   for (int x = 0; x < n; ++x) {
     if (kept.a[x] < pt::kFloatSafe) continue;
     const pt::Step s{pt::large_a_dtau(kept.a[x], kept.dt[x], co.cfl, kept.damp[x]),
@@ -190,13 +202,13 @@ inline void update_cell(const Coefficients& co, const RowInputs& in, const RowFa
   v[x] = vx;
 }
 
-// |R| of cell x of a row (the generic CellResidual's R: the same bits).
+// R of cell x of a row (the generic CellResidual's R: the same bits).
 template <int Dim>
-inline real abs_residual(const Coefficients& co, const RowInputs& in, const RowFaces& f,
-                         const real* P, real old, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
+inline real residual(const Coefficients& co, const RowInputs& in, const RowFaces& f, const real* P,
+                     real old, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
   CellEval e = faces_of_cell<Dim>(co, in, f, P, sy, sz, x);
   co.add_compaction(old, P[x], e);
-  return fabs(e.R);
+  return e.R;
 }
 
 // The update of the n cells of a row from offset o: x faces first, then each cell from its faces.
@@ -236,12 +248,29 @@ SH_HOST_CLONES void residual_row(const Coefficients& coef, const Fields& fields,
   real m = -std::numeric_limits<real>::infinity();
 #pragma omp simd reduction(| : nan) reduction(max : m)
   for (int x = 0; x < n; ++x) {
-    const real R = abs_residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
+    const real R = fabs(residual<Dim>(co, in, rf, P, old[x], sy, sz, x));
     nan |= R != R;
     m = m > R ? m : R;
   }
   b.nan |= nan;
   b.max_abs = b.max_abs > m ? b.max_abs : m;
+}
+
+// R of the n cells of a row from offset o into the same cells of Pe_new.
+template <int Dim>
+SH_HOST_CLONES void residual_field_row(const Coefficients& coef, const Fields& fields,
+                                       std::ptrdiff_t o, int n, const RowInputs& in_,
+                                       const RowFaces& faces) {
+  const Coefficients co = coef;
+  const RowInputs in = in_;
+  const RowFaces rf = faces;
+  const real* P = fields.Pe.p + o;
+  const real* old = fields.phi_old.p + o;
+  real* out = fields.Pe_new.p + o;
+  const std::ptrdiff_t sy = fields.Pe.sy, sz = fields.Pe.sz;
+  faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
+#pragma omp simd
+  for (int x = 0; x < n; ++x) out[x] = residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
 }
 
 // A tile: rows j0 .. j1 - 1 marching through planes k0 .. k1 - 1, x from i0 (n cells).
@@ -304,8 +333,10 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
                        p.k(Planes::kNext, jj)};
     const RowFaces faces{b.fx.row(0), fs, b.fb.row(jj - 1)};
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
-    if constexpr (What == Pass::residual) {
+    if constexpr (What == Pass::max_residual) {
       residual_row<Dim>(co, f, o, t.n, in, faces, b);
+    } else if constexpr (What == Pass::residual_field) {
+      residual_field_row<Dim>(co, f, o, t.n, in, faces);
     } else {
       update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
@@ -364,14 +395,22 @@ void iterate_rows(const Coefficients& co, const View& Pe, const View& phi_old, c
 template <int Dim, int N>
 real max_abs_residual_rows(const Coefficients& co, const View& Pe, const View& phi_old,
                            const Region& r) {
-  return run<Dim, N, Pass::residual>(co, {Pe, phi_old, {}, {}}, r);
+  return run<Dim, N, Pass::max_residual>(co, {Pe, phi_old, {}, {}}, r);
 }
 
-#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                          \
-  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
-                                     const View&, const Region&);                                \
-  template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,     \
-                                              const Region&);
+template <int Dim, int N>
+void residual_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& R,
+                   const Region& r) {
+  run<Dim, N, Pass::residual_field>(co, {Pe, phi_old, R, {}}, r);
+}
+
+#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                           \
+  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&,  \
+                                     const View&, const Region&);                                 \
+  template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,      \
+                                              const Region&);                                     \
+  template void residual_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
+                                      const Region&);
 STAGHORN_HYDROMECH_ROWS_EACH(STAGHORN_HYDROMECH_ROWS)
 #undef STAGHORN_HYDROMECH_ROWS
 

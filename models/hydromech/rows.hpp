@@ -40,14 +40,22 @@ template <int Dim, int N>
 real max_abs_residual_rows(const Coefficients& co, const View& Pe, const View& phi_old,
                            const Region& r);
 
+// The residual R of every cell of region r into field R on the CPU backend (CellResidual's R with
+// weight 1: the same bits).
+template <int Dim, int N>
+void residual_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& R,
+                   const Region& r);
+
 // The (dimension, exponent) pairs compiled: declared here, instantiated in rows.cpp.
 #define STAGHORN_HYDROMECH_ROWS_EACH(X) X(1, -1) X(1, 3) X(2, -1) X(2, 3) X(3, -1) X(3, 3)
 
-#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                    \
-  extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
-                                            const View&, const View&, const Region&);      \
-  extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,     \
-                                                     const View&, const Region&);
+#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                     \
+  extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&,  \
+                                            const View&, const View&, const Region&);       \
+  extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,      \
+                                                     const View&, const Region&);           \
+  extern template void residual_rows<Dim, N>(const Coefficients&, const View&, const View&, \
+                                             const View&, const Region&);
 STAGHORN_HYDROMECH_ROWS_EACH(STAGHORN_HYDROMECH_ROWS)
 #undef STAGHORN_HYDROMECH_ROWS
 
