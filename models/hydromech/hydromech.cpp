@@ -107,19 +107,24 @@ template <int Dim>
 void HydroMech::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const bool rows = kernel_in_use() == Kernel::rows;
+  const RowEndGhosts ends = pe_row_end_ghosts(dec_, layout_, pe_bcs_, co.body);
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       const View P = Pe_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(), V = dPedtau_.view();
       // n = 3 compiled in, as for the stored kernels: no pow in the CPU's row loops.
       if (rows) {
-        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, r);
-        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, r);
+        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, ends, r);
+        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, ends, r);
       }
       if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, P, fo, Pn, V});
       for_each(ex_, r, lane, Iteration<Dim>{co, P, fo, Pn, V});
     });
-    apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    // The rows kernel filled the x sides' ghosts as it wrote the rows.
+    if (rows)
+      apply_pe_boundaries_beyond_x(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    else
+      apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();
   }
 }

@@ -12,10 +12,12 @@
 namespace staghorn::hydromech {
 namespace {
 
-// The four fields of an iteration (one layout: one offset addresses a cell in each). The residual
-// passes read Pe and phi_old only; Pass::residual_field writes R into Pe_new.
+// The four fields of an iteration (one layout: one offset addresses a cell in each), and the rules
+// of Pe_new's ghosts beyond the region's rows (keep: none). The residual passes read Pe and
+// phi_old only; Pass::residual_field writes R into Pe_new.
 struct Fields {
   View Pe, phi_old, Pe_new, dPedtau;
+  RowEndGhosts ghosts{{GhostRule::keep}, {GhostRule::keep}};
 };
 
 // A row of faces, one array per member of Face (unit-stride loads and stores in the row loops).
@@ -145,6 +147,15 @@ SH_HOST_NOINLINE void redo_large(const Coefficients& co, const Fields& f, std::p
     real v = kept.v[x];
     f.Pe_new.p[o + x] = pt::advance(f.Pe.p[o + x], kept.R[x], v, s);
     f.dPedtau.p[o + x] = v;
+  }
+}
+
+// The ghosts beyond the ends of the n cells from out (x = 0) by g's rules: ghost x = -d from cell
+// d - 1, x = n - 1 + d from cell n - d (fill_ghosts' mirror about the side).
+inline void fill_row_end_ghosts(const RowEndGhosts& g, real* out, int n) {
+  for (int d = 1; d <= g.h; ++d) {
+    if (g.lo.kind != GhostRule::keep) out[-d] = g.lo.ghost(out[d - 1], 1 - 2 * d);
+    if (g.hi.kind != GhostRule::keep) out[n - 1 + d] = g.hi.ghost(out[n - d], 2 * d - 1);
   }
 }
 
@@ -340,6 +351,7 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
     } else {
       update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
+      fill_row_end_ghosts(f.ghosts, f.Pe_new.p + o, t.n);
     }
   }
 }
@@ -388,8 +400,11 @@ real run(const Coefficients& co, const Fields& f, const Region& r) {
 
 template <int Dim, int N>
 void iterate_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& Pe_new,
-                  const View& dPedtau, const Region& r) {
-  run<Dim, N, Pass::iterate>(co, {Pe, phi_old, Pe_new, dPedtau}, r);
+                  const View& dPedtau, const RowEndGhosts& ghosts, const Region& r) {
+  RowEndGhosts g = ghosts;  // only the sides that r's rows end on
+  if (r.lo.x != 0) g.lo.kind = GhostRule::keep;
+  if (r.hi.x != g.n) g.hi.kind = GhostRule::keep;
+  run<Dim, N, Pass::iterate>(co, {Pe, phi_old, Pe_new, dPedtau, g}, r);
 }
 
 template <int Dim, int N>
@@ -406,7 +421,7 @@ void residual_rows(const Coefficients& co, const View& Pe, const View& phi_old, 
 
 #define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                           \
   template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&,  \
-                                     const View&, const Region&);                                 \
+                                     const View&, const RowEndGhosts&, const Region&);            \
   template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,      \
                                               const Region&);                                     \
   template void residual_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
