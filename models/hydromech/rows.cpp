@@ -243,45 +243,34 @@ SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, s
   for (int x = 0; x < n; ++x) update_cell<Dim, N>(co, in, rf, P, old, v, out, k, sy, sz, x);
 }
 
-// The largest |R| of the n cells of a row from offset o into b (the generic CellResidual's R: the
-// same bits), nan set where some |R| is NaN.
+// R of the n cells of a row from offset o into out[0 .. n) (the generic CellResidual's R: the
+// same bits).
 template <int Dim>
 SH_HOST_CLONES void residual_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
-                                 int n, const RowInputs& in_, const RowFaces& faces, Buffers& b) {
+                                 int n, const RowInputs& in_, const RowFaces& faces, real* out) {
   const Coefficients co = coef;
   const RowInputs in = in_;
   const RowFaces rf = faces;
   const real* P = fields.Pe.p + o;
   const real* old = fields.phi_old.p + o;
-  const std::ptrdiff_t sy = fields.Pe.sy, sz = fields.Pe.sz;
-  faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
-  int nan = 0;
-  real m = -std::numeric_limits<real>::infinity();
-#pragma omp simd reduction(| : nan) reduction(max : m)
-  for (int x = 0; x < n; ++x) {
-    const real R = fabs(residual<Dim>(co, in, rf, P, old[x], sy, sz, x));
-    nan |= R != R;
-    m = m > R ? m : R;
-  }
-  b.nan |= nan;
-  b.max_abs = b.max_abs > m ? b.max_abs : m;
-}
-
-// R of the n cells of a row from offset o into the same cells of Pe_new.
-template <int Dim>
-SH_HOST_CLONES void residual_field_row(const Coefficients& coef, const Fields& fields,
-                                       std::ptrdiff_t o, int n, const RowInputs& in_,
-                                       const RowFaces& faces) {
-  const Coefficients co = coef;
-  const RowInputs in = in_;
-  const RowFaces rf = faces;
-  const real* P = fields.Pe.p + o;
-  const real* old = fields.phi_old.p + o;
-  real* out = fields.Pe_new.p + o;
   const std::ptrdiff_t sy = fields.Pe.sy, sz = fields.Pe.sz;
   faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
 #pragma omp simd
   for (int x = 0; x < n; ++x) out[x] = residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
+}
+
+// The largest of n values' |R| into b, nan set where some is NaN.
+SH_HOST_CLONES void max_abs_into(const real* R, int n, Buffers& b) {
+  int nan = 0;
+  real m = -std::numeric_limits<real>::infinity();
+#pragma omp simd reduction(| : nan) reduction(max : m)
+  for (int x = 0; x < n; ++x) {
+    const real a = fabs(R[x]);
+    nan |= a != a;
+    m = m > a ? m : a;
+  }
+  b.nan |= nan;
+  b.max_abs = b.max_abs > m ? b.max_abs : m;
 }
 
 // A tile: rows j0 .. j1 - 1 marching through planes k0 .. k1 - 1, x from i0 (n cells).
@@ -345,9 +334,11 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
     const RowFaces faces{b.fx.row(0), fs, b.fb.row(jj - 1)};
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
     if constexpr (What == Pass::max_residual) {
-      residual_row<Dim>(co, f, o, t.n, in, faces, b);
+      real* R = b.kept.R.data();  // scratch here
+      residual_row<Dim>(co, f, o, t.n, in, faces, R);
+      max_abs_into(R, t.n, b);
     } else if constexpr (What == Pass::residual_field) {
-      residual_field_row<Dim>(co, f, o, t.n, in, faces);
+      residual_row<Dim>(co, f, o, t.n, in, faces, f.Pe_new.p + o);
     } else {
       update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
