@@ -36,9 +36,9 @@ struct ExpTraits<double> {
   static constexpr double kLn2Hi = 6.93147180369123816490e-01;
   static constexpr double kLn2Lo = 1.90821492927058770002e-10;
   static constexpr double kMax = 709.8, kMin = -746.0;
-  // Taylor to degree 13 (core/exp_series.hpp): within an ulp of libm's exp.
+  // Taylor to degree 13 (core/exp_series.hpp) by Estrin's scheme: within an ulp of libm's exp.
   static double tail(double r) {
-    return exp_series_tail(r, [](double a, double b, double c) { return a * b + c; });
+    return exp_series_tail_estrin(r, [](double a, double b, double c) { return a * b + c; });
   }
 };
 
