@@ -4,8 +4,9 @@
 // and selects only, inlined, so a row of cells runs as vectors. They give the same bits in every
 // lane, in a loop's scalar remainder and on any instruction set (no FMA contraction: CMakeLists),
 // so a cell's result does not depend on where a row or a rank's block begins. Accuracy: exp within
-// one ulp of libm's, tanh within two (tests/core/vector_math_test.cpp), so results change from
-// libm's within rounding. On the GPU they are CUDA's own functions.
+// one ulp of libm's, tanh within two, the float exp within about one float ulp
+// (tests/core/vector_math_test.cpp), so results change from libm's within rounding. On the GPU they
+// are CUDA's own functions.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,43 +18,84 @@ namespace staghorn::vmath {
 
 namespace detail {
 
-inline std::int64_t bits(double x) {
-  std::int64_t b;
+// What exp_host needs of a floating type: the unsigned integer of its size, the width of its
+// significand and its exponent bias, 1.5 * 2^digits (adding it to a value of magnitude below
+// 2^(digits - 1) rounds it to an integer, held in the low bits of the sum's significand: round to
+// nearest even, in any vector lane), the Cody and Waite split of ln2 (the first part with zeros
+// in its low bits, so that n ln2_hi is exact), the arguments beyond which e^x is inf or rounds to
+// 0, and tail(r) = (e^r - 1 - r) / r^2 for |r| <= ln2 / 2 (separately rounded multiply-adds).
+template <class T>
+struct ExpTraits;
+
+template <>
+struct ExpTraits<double> {
+  using Bits = std::uint64_t;
+  static constexpr int kSignificand = 52, kBias = 1023;
+  static constexpr double kShift = 6755399441055744.0;
+  static constexpr double kLog2e = 1.4426950408889634074;
+  static constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  static constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  static constexpr double kMax = 709.8, kMin = -746.0;
+  // Taylor to degree 13 (core/exp_series.hpp) by Estrin's scheme: within an ulp of libm's exp.
+  static double tail(double r) {
+    return exp_series_tail_estrin(r, [](double a, double b, double c) { return a * b + c; });
+  }
+};
+
+template <>
+struct ExpTraits<float> {
+  using Bits = std::uint32_t;
+  static constexpr int kSignificand = 23, kBias = 127;
+  static constexpr float kShift = 12582912.0f;
+  static constexpr float kLog2e = 1.44269504f;
+  static constexpr float kLn2Hi = 0.693359375f;
+  static constexpr float kLn2Lo = -2.12194440e-4f;
+  static constexpr float kMax = 89.0f, kMin = -104.0f;
+  // Cephes' expf polynomial (degree 5): within about one float ulp.
+  static float tail(float r) {
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    return p * r + 5.0000001201e-1f;
+  }
+};
+
+template <class T>
+inline typename ExpTraits<T>::Bits bits(T x) {
+  typename ExpTraits<T>::Bits b;
   std::memcpy(&b, &x, sizeof b);
   return b;
 }
-inline double from_bits(std::int64_t b) {
-  double x;
+template <class T>
+inline T from_bits(typename ExpTraits<T>::Bits b) {
+  T x;
   std::memcpy(&x, &b, sizeof x);
   return x;
 }
 
-// 1.5 * 2^52: adding it to a double of magnitude below 2^51 rounds it to an integer, held in the
-// low bits of the sum's significand (round to nearest even, in any vector lane).
-constexpr double kShift = 6755399441055744.0;
-
-// 2^n for a whole number n in [-1022, 1023] held as a double: the exponent field built directly.
-inline double pow2(double n) {
-  const std::int64_t i = bits(n + kShift) - bits(kShift);
-  return from_bits((i + 1023) << 52);
+// 2^n for a whole number n of the normal exponent range held as a T: the exponent field built
+// directly.
+template <class T>
+inline T pow2(T n) {
+  using E = ExpTraits<T>;
+  const typename E::Bits i = bits(n + E::kShift) - bits(E::kShift);
+  return from_bits<T>((i + E::kBias) << E::kSignificand);
 }
 
-inline double exp_host(double x) {
-  // x = n ln2 + r with |r| <= ln2 / 2 (Cody and Waite: ln2 in two parts, the first with zeros in
-  // its low bits, so that n ln2_hi is exact), e^x = 2^n e^r.
-  constexpr double kLog2e = 1.4426950408889634074;
-  constexpr double kLn2Hi = 6.93147180369123816490e-01;
-  constexpr double kLn2Lo = 1.90821492927058770002e-10;
-  // Beyond these e^x is inf or rounds to 0; NaN passes through (both comparisons are false).
-  const double xc = x > 709.8 ? 709.8 : x < -746.0 ? -746.0 : x;
-  const double n = (xc * kLog2e + kShift) - kShift;
-  const double r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  // e^r = 1 + r + r^2 p(r) (core/exp_series.hpp), separately rounded multiply-adds.
-  double p = exp_series_tail(r, [](double a, double b, double c) { return a * b + c; });
-  p = 1.0 + (r + r * r * p);
-  // 2^n as two factors, each a normal double for n in [-1076, 1024]: the product rounds once,
+template <class T>
+inline T exp_host(T x) {
+  using E = ExpTraits<T>;
+  // x = n ln2 + r with |r| <= ln2 / 2, e^x = 2^n e^r; NaN passes through the bounds (both
+  // comparisons are false).
+  const T xc = x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x;
+  const T n = (xc * E::kLog2e + E::kShift) - E::kShift;
+  const T r = (xc - n * E::kLn2Hi) - n * E::kLn2Lo;
+  const T p = T(1) + (r + r * r * E::tail(r));
+  // 2^n as two factors, each a normal number over the whole range of n: the product rounds once,
   // into the subnormals or to inf where e^x does.
-  const double n1 = (n * 0.5 + kShift) - kShift;
+  const T n1 = (n * T(0.5) + E::kShift) - E::kShift;
   return p * pow2(n1) * pow2(n - n1);
 }
 
@@ -88,6 +130,15 @@ inline double tanh_host(double x) {
 SH_HD inline double exp(double x) {
 #if defined(__CUDA_ARCH__)
   return ::exp(x);
+#else
+  return detail::exp_host(x);
+#endif
+}
+
+// Single precision (for quantities the kernels already compute in float, such as pseudo-steps).
+SH_HD inline float exp(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::expf(x);
 #else
   return detail::exp_host(x);
 #endif

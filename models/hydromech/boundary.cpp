@@ -47,6 +47,23 @@ void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, co
   fill_ghosts(ex, dec, Pe, pe_rules(dec.grid(), bcs, body), lane);
 }
 
+RowEndGhosts pe_row_end_ghosts(const Decomposition& dec, const Layout& l, const PeBcs& bcs,
+                               const real body[3]) {
+  const SideRules rules = pe_rules(dec.grid(), bcs, body);
+  RowEndGhosts g{{GhostRule::keep}, {GhostRule::keep}, l.n.x, l.h.x};
+  for_each_boundary_side(dec, l, [&](int a, int side) {
+    if (a == 0) (side == 0 ? g.lo : g.hi) = rules[side];
+  });
+  return g;
+}
+
+void apply_pe_boundaries_beyond_x(const Exec& ex, const Decomposition& dec, Field& Pe,
+                                  const PeBcs& bcs, const real body[3]) {
+  SideRules rules = pe_rules(dec.grid(), bcs, body);
+  rules[0].kind = rules[1].kind = GhostRule::keep;
+  fill_ghosts(ex, dec, Pe, rules);
+}
+
 void extrapolate_porosity_at_open_sides(const Exec& ex, const Decomposition& dec, Field& f,
                                         const PeBcs& bcs, real offset, Lane lane) {
   const Layout& l = f.layout();

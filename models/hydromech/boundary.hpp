@@ -31,6 +31,20 @@ SideRules pe_rules(const Grid& grid, const PeBcs& bcs, const real body[3]);
 void apply_pe_boundaries(const Exec& ex, const Decomposition& dec, Field& Pe, const PeBcs& bcs,
                          const real body[3], Lane lane = Lane::inner);
 
+// The ghost rules of Pe beyond the ends of the rows (x = -h .. -1 and n .. n + h - 1), for a kernel
+// that fills them itself while it writes the rows (the rows kernel: the x sides' ghosts, one
+// cache line per row, cost more in a pass of their own than the rest of the sides together).
+struct RowEndGhosts {
+  GhostRule lo, hi;  // GhostRule::keep where the side is not a physical boundary of this rank
+  int n = 0, h = 0;  // the interior's and the halo's extent along x
+};
+RowEndGhosts pe_row_end_ghosts(const Decomposition& dec, const Layout& l, const PeBcs& bcs,
+                               const real body[3]);
+
+// apply_pe_boundaries but for the x sides, which a kernel filled by pe_row_end_ghosts' rules.
+void apply_pe_boundaries_beyond_x(const Exec& ex, const Decomposition& dec, Field& Pe,
+                                  const PeBcs& bcs, const real body[3]);
+
 // The porosity beyond each open (dirichlet) side of this rank, on the first ghost layer, from the
 // two cells inside: phi_g = phi_0^2 / phi_1 (linear in log phi, so positive), where f holds
 // phi - offset. The Darcy flux through that side takes the mean of the two cells' permeabilities:

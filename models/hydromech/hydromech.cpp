@@ -10,6 +10,17 @@
 #include "models/hydromech/rows.hpp"
 
 namespace staghorn::hydromech {
+namespace {
+
+// A field's value at a cell times a factor (a stored residual's R dV), as the functor of a sum.
+struct ScaledValueAt {
+  View f;
+  real factor;
+  SH_HD real operator()(int i, int j, int k) const { return f(i, j, k) * factor; }
+};
+
+}  // namespace
+
 HydroMech::HydroMech(const ModelContext& ctx) : HydroMech(ctx, Options::from(ctx.config)) {}
 
 HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
@@ -96,19 +107,24 @@ template <int Dim>
 void HydroMech::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const bool rows = kernel_in_use() == Kernel::rows;
+  const RowEndGhosts ends = pe_row_end_ghosts(dec_, layout_, pe_bcs_, co.body);
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       const View P = Pe_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(), V = dPedtau_.view();
       // n = 3 compiled in, as for the stored kernels: no pow in the CPU's row loops.
       if (rows) {
-        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, r);
-        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, r);
+        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, ends, r);
+        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, ends, r);
       }
       if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, P, fo, Pn, V});
       for_each(ex_, r, lane, Iteration<Dim>{co, P, fo, Pn, V});
     });
-    apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    // The rows kernel filled the x sides' ghosts as it wrote the rows.
+    if (rows)
+      apply_pe_boundaries_beyond_x(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    else
+      apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();
   }
 }
@@ -184,17 +200,24 @@ void HydroMech::iterate(int count) {
 }
 
 template <int Dim>
-real HydroMech::residual_sum(bool absolute) const {
+real HydroMech::residual_sum(bool absolute) {
   const Grid& g = dec_.grid();
   real volume = 1;
   for (int a = 0; a < g.dims(); ++a) volume *= g.spacing(a);
   const CellResidual<Dim> f{coefficients(), Pe_.view(), phi_old_.view(), absolute ? 1 : volume,
                             absolute};
   const Region in = layout_.interior();
-  if (absolute && kernel_in_use() == Kernel::rows) {  // the CPU: the rows kernel's own pass
+  if (kernel_in_use() == Kernel::rows) {  // the CPU: the rows kernel's own passes
     const View P = Pe_.view(), fo = phi_old_.view();
-    return dec_.comm().max(mat_.n_int == 3 ? max_abs_residual_rows<Dim, 3>(f.co, P, fo, in)
-                                           : max_abs_residual_rows<Dim, -1>(f.co, P, fo, in));
+    const bool n3 = mat_.n_int == 3;
+    if (absolute)
+      return dec_.comm().max(n3 ? max_abs_residual_rows<Dim, 3>(f.co, P, fo, in)
+                                : max_abs_residual_rows<Dim, -1>(f.co, P, fo, in));
+    // R into dPe/dtau (free between the solves: the next one starts it from 0), then the exact sum
+    // of R dV: CellResidual's terms, the same bits, without its 7 porosities per cell.
+    const View R = dPedtau_.view();
+    n3 ? residual_rows<Dim, 3>(f.co, P, fo, R, in) : residual_rows<Dim, -1>(f.co, P, fo, R, in);
+    return exact_sum(ex_, dec_.comm(), in, ScaledValueAt{R, volume});
   }
   return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
                   : exact_sum(ex_, dec_.comm(), in, f);
@@ -202,7 +225,7 @@ real HydroMech::residual_sum(bool absolute) const {
 
 // absolute: max |R|; otherwise dt |sum R dV| over the fluid volume: the step's relative balance
 // error (sum R dV = outflux through the sides + the fluid volume's rate of change).
-real HydroMech::residual_reduce(bool absolute) const {
+real HydroMech::residual_reduce(bool absolute) {
   const int dims = dec_.grid().dims();
   const real s = dims == 1   ? residual_sum<1>(absolute)
                  : dims == 2 ? residual_sum<2>(absolute)

@@ -67,9 +67,10 @@ class HydroMech final : public PtModel {
   void update_stored(const Coefficients& co, Region r, Lane lane);
   bool pairs_fit() const;
   void porosity_of_halo();
+  // absolute: max |R|; otherwise the step's balance (rows kernel: R through dPe/dtau as scratch).
   template <int Dim>
-  real residual_sum(bool absolute) const;
-  real residual_reduce(bool absolute) const;
+  real residual_sum(bool absolute);
+  real residual_reduce(bool absolute);
   // The step's porosity from the converged Pe, then its halos (once per step).
   void end_step() override;
   void set_initial(const io::json& ic, const materials::Options& materials);

@@ -85,13 +85,11 @@ struct Coefficients {
   }
 
   // The switch w(Pe) for the pseudo-step only (it sets how fast the iterations converge, not what
-  // they converge to): in single precision, as pt::optimal_step, a float tanh instead of a double.
+  // they converge to): in single precision, as pt::optimal_step.
   SH_HD real step_weakening(real Pe) const {
-    if (mat.smoothing > 0) {
-      const float s = vmath::tanhf(static_cast<float>(Pe * mat.rsmoothing));
-      return static_cast<real>(1.0f +
-                               (static_cast<float>(mat.weakening) - 1.0f) * 0.5f * (1.0f - s));
-    }
+    if (mat.smoothing > 0)
+      return static_cast<real>(smooth_switch(static_cast<float>(mat.weakening),
+                                             static_cast<float>(Pe * mat.rsmoothing)));
     return Pe < 0 ? mat.weakening : real(1);
   }
 

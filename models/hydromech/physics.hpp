@@ -12,6 +12,15 @@
 
 namespace staghorn::hydromech {
 
+// The compaction/decompaction switch 1 + (R - 1) (1 - tanh y) / 2, y = Pe / smoothing, written as
+// the logistic 1 + (R - 1) / (1 + e^2y): one exp and one division (tanh costs an exp, a division
+// and a polynomial), and no cancellation in 1 - tanh y where tanh nears 1. T: double for the
+// physics, float for the pseudo-step.
+template <class T>
+SH_HD inline T smooth_switch(T R, T y) {
+  return T(1) + (R - T(1)) / (T(1) + vmath::exp(y + y));
+}
+
 // x^m for 0 <= m < 16 by branch-free binary powering (m known: a handful of multiplies).
 SH_HD inline real int_power(real x, int m) {
   const real x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
@@ -44,10 +53,9 @@ struct Material {
   }
 
   // The factor dividing the bulk viscosity: 1 where the solid compacts (Pe > 0), R where it
-  // decompacts; a tanh over a Pe range of `smoothing` when that is positive.
+  // decompacts; a tanh over a Pe range of `smoothing` when that is positive (smooth_switch).
   SH_HD real weakening_factor(real Pe) const {
-    if (smoothing > 0)
-      return real(1) + (weakening - 1) * real(0.5) * (real(1) - vmath::tanh(Pe * rsmoothing));
+    if (smoothing > 0) return smooth_switch(weakening, Pe * rsmoothing);
     return Pe < 0 ? weakening : real(1);
   }
 
@@ -69,7 +77,7 @@ struct Material {
   }
   SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
     const real x = dt * Pe * w * reta0;
-    return m == 0 ? phi_old - x : phi_old * vmath::exp(fmax(-x * rphi0, real(-kMaxGrowth)));
+    return m == 0 ? phi_old - x : phi_old * vmath::exp(fmax(-x * rphi0, real(-kMaxDecay)));
   }
 
   // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean
@@ -80,7 +88,7 @@ struct Material {
   SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt) const {
     if (m == 0) return Pe * w * reta0;
     const real x = dt * Pe * w * reta0;
-    return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxGrowth))) / dt;
+    return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxDecay))) / dt;
   }
 
   // porosity() and compaction_rate() of the same (phi_old, Pe, w) together: for m = 1 both from
@@ -91,11 +99,13 @@ struct Material {
   SH_HD PorosityAndRate porosity_and_rate(real phi_old, real Pe, real w, real dt) const {
     const real x = dt * Pe * w * reta0;
     if (m == 0) return {phi_old - x, Pe * w * reta0};
-    const ExpPair g = exp_expm1(fmax(-x * rphi0, real(-kMaxGrowth)));
+    const ExpPair g = exp_expm1(fmax(-x * rphi0, real(-kMaxDecay)));
     return {phi_old * g.exp, divide(-phi_old * g.expm1, dt)};
   }
 
-  static constexpr int kMaxGrowth = 50;  // porosity may grow at most e^50-fold in one step
+  // The exponent's lower bound: in one step the porosity shrinks at most e^50-fold. Its growth is
+  // not bounded (a state that overflows it to inf is caught by the finite-state checks).
+  static constexpr int kMaxDecay = 50;
 };
 
 // What drives the Darcy flux across a face: grad Pe + buoyancy along the face normal.

@@ -12,9 +12,12 @@
 namespace staghorn::hydromech {
 namespace {
 
-// The four fields of an iteration (one layout: one offset addresses a cell in each).
+// The four fields of an iteration (one layout: one offset addresses a cell in each), and the rules
+// of Pe_new's ghosts beyond the region's rows (keep: none). The residual passes read Pe and
+// phi_old only; Pass::residual_field writes R into Pe_new.
 struct Fields {
   View Pe, phi_old, Pe_new, dPedtau;
+  RowEndGhosts ghosts{{GhostRule::keep}, {GhostRule::keep}};
 };
 
 // A row of faces, one array per member of Face (unit-stride loads and stores in the row loops).
@@ -92,8 +95,9 @@ struct Buffers {
       : planes(n, rows), ends(rows + 2), fx(n + 1, 1), fs(n, 1), fb(n, rows), kept(n) {}
 };
 
-// What a march computes: the iteration, or only the residual's max-norm (the convergence check).
-enum class Pass { iterate, residual };
+// What a march computes: the iteration, only the residual's max-norm (the convergence check), or
+// the residual of every cell into a field (the step's volume balance).
+enum class Pass { iterate, max_residual, residual_field };
 
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
@@ -122,10 +126,20 @@ inline void faces_between(const Coefficients& coef, const real* P_lo, const real
   for (int x = 0; x < n; ++x) f.set(x, co.face(k_lo[x], k_hi[x], P_lo[x], P_hi[x], a));
 }
 
+// Whether some of a row's n kept a is not below pt::kFloatSafe (or is NaN): one vector scan, as
+// almost no row has one.
+SH_HOST_CLONES bool any_large(const real* a, int n) {
+  int large = 0;
+#pragma omp simd reduction(| : large)
+  for (int x = 0; x < n; ++x) large |= !(a[x] < pt::kFloatSafe);
+  return large != 0;
+}
+
 // The cells of a row from offset o whose a is not below pt::kFloatSafe, again with the large-a
 // pseudo-step: optimal_step's values, from the row's kept values.
 SH_HOST_NOINLINE void redo_large(const Coefficients& co, const Fields& f, std::ptrdiff_t o, int n,
                                  const StepKept& kept) {
+  if (!any_large(kept.a.data(), n)) return;
   for (int x = 0; x < n; ++x) {
     if (kept.a[x] < pt::kFloatSafe) continue;
     const pt::Step s{pt::large_a_dtau(kept.a[x], kept.dt[x], co.cfl, kept.damp[x]),
@@ -133,6 +147,15 @@ SH_HOST_NOINLINE void redo_large(const Coefficients& co, const Fields& f, std::p
     real v = kept.v[x];
     f.Pe_new.p[o + x] = pt::advance(f.Pe.p[o + x], kept.R[x], v, s);
     f.dPedtau.p[o + x] = v;
+  }
+}
+
+// The ghosts beyond the ends of the n cells from out (x = 0) by g's rules: ghost x = -d from cell
+// d - 1, x = n - 1 + d from cell n - d (fill_ghosts' mirror about the side).
+inline void fill_row_end_ghosts(const RowEndGhosts& g, real* out, int n) {
+  for (int d = 1; d <= g.h; ++d) {
+    if (g.lo.kind != GhostRule::keep) out[-d] = g.lo.ghost(out[d - 1], 1 - 2 * d);
+    if (g.hi.kind != GhostRule::keep) out[n - 1 + d] = g.hi.ghost(out[n - d], 2 * d - 1);
   }
 }
 
@@ -190,13 +213,13 @@ inline void update_cell(const Coefficients& co, const RowInputs& in, const RowFa
   v[x] = vx;
 }
 
-// |R| of cell x of a row (the generic CellResidual's R: the same bits).
+// R of cell x of a row (the generic CellResidual's R: the same bits).
 template <int Dim>
-inline real abs_residual(const Coefficients& co, const RowInputs& in, const RowFaces& f,
-                         const real* P, real old, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
+inline real residual(const Coefficients& co, const RowInputs& in, const RowFaces& f, const real* P,
+                     real old, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
   CellEval e = faces_of_cell<Dim>(co, in, f, P, sy, sz, x);
   co.add_compaction(old, P[x], e);
-  return fabs(e.R);
+  return e.R;
 }
 
 // The update of the n cells of a row from offset o: x faces first, then each cell from its faces.
@@ -220,11 +243,11 @@ SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, s
   for (int x = 0; x < n; ++x) update_cell<Dim, N>(co, in, rf, P, old, v, out, k, sy, sz, x);
 }
 
-// The largest |R| of the n cells of a row from offset o into b (the generic CellResidual's R: the
-// same bits), nan set where some |R| is NaN.
+// R of the n cells of a row from offset o into out[0 .. n) (the generic CellResidual's R: the
+// same bits).
 template <int Dim>
 SH_HOST_CLONES void residual_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
-                                 int n, const RowInputs& in_, const RowFaces& faces, Buffers& b) {
+                                 int n, const RowInputs& in_, const RowFaces& faces, real* out) {
   const Coefficients co = coef;
   const RowInputs in = in_;
   const RowFaces rf = faces;
@@ -232,13 +255,19 @@ SH_HOST_CLONES void residual_row(const Coefficients& coef, const Fields& fields,
   const real* old = fields.phi_old.p + o;
   const std::ptrdiff_t sy = fields.Pe.sy, sz = fields.Pe.sz;
   faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
+#pragma omp simd
+  for (int x = 0; x < n; ++x) out[x] = residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
+}
+
+// The largest of n values' |R| into b, nan set where some is NaN.
+SH_HOST_CLONES void max_abs_into(const real* R, int n, Buffers& b) {
   int nan = 0;
   real m = -std::numeric_limits<real>::infinity();
 #pragma omp simd reduction(| : nan) reduction(max : m)
   for (int x = 0; x < n; ++x) {
-    const real R = abs_residual<Dim>(co, in, rf, P, old[x], sy, sz, x);
-    nan |= R != R;
-    m = m > R ? m : R;
+    const real a = fabs(R[x]);
+    nan |= a != a;
+    m = m > a ? m : a;
   }
   b.nan |= nan;
   b.max_abs = b.max_abs > m ? b.max_abs : m;
@@ -304,11 +333,16 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
                        p.k(Planes::kNext, jj)};
     const RowFaces faces{b.fx.row(0), fs, b.fb.row(jj - 1)};
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
-    if constexpr (What == Pass::residual) {
-      residual_row<Dim>(co, f, o, t.n, in, faces, b);
+    if constexpr (What == Pass::max_residual) {
+      real* R = b.kept.R.data();  // scratch here
+      residual_row<Dim>(co, f, o, t.n, in, faces, R);
+      max_abs_into(R, t.n, b);
+    } else if constexpr (What == Pass::residual_field) {
+      residual_row<Dim>(co, f, o, t.n, in, faces, f.Pe_new.p + o);
     } else {
       update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
+      fill_row_end_ghosts(f.ghosts, f.Pe_new.p + o, t.n);
     }
   }
 }
@@ -357,21 +391,32 @@ real run(const Coefficients& co, const Fields& f, const Region& r) {
 
 template <int Dim, int N>
 void iterate_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& Pe_new,
-                  const View& dPedtau, const Region& r) {
-  run<Dim, N, Pass::iterate>(co, {Pe, phi_old, Pe_new, dPedtau}, r);
+                  const View& dPedtau, const RowEndGhosts& ghosts, const Region& r) {
+  RowEndGhosts g = ghosts;  // only the sides that r's rows end on
+  if (r.lo.x != 0) g.lo.kind = GhostRule::keep;
+  if (r.hi.x != g.n) g.hi.kind = GhostRule::keep;
+  run<Dim, N, Pass::iterate>(co, {Pe, phi_old, Pe_new, dPedtau, g}, r);
 }
 
 template <int Dim, int N>
 real max_abs_residual_rows(const Coefficients& co, const View& Pe, const View& phi_old,
                            const Region& r) {
-  return run<Dim, N, Pass::residual>(co, {Pe, phi_old, {}, {}}, r);
+  return run<Dim, N, Pass::max_residual>(co, {Pe, phi_old, {}, {}}, r);
 }
 
-#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                          \
-  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
-                                     const View&, const Region&);                                \
-  template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,     \
-                                              const Region&);
+template <int Dim, int N>
+void residual_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& R,
+                   const Region& r) {
+  run<Dim, N, Pass::residual_field>(co, {Pe, phi_old, R, {}}, r);
+}
+
+#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                           \
+  template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&,  \
+                                     const View&, const RowEndGhosts&, const Region&);            \
+  template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&, const View&,      \
+                                              const Region&);                                     \
+  template void residual_rows<Dim, N>(const Coefficients&, const View&, const View&, const View&, \
+                                      const Region&);
 STAGHORN_HYDROMECH_ROWS_EACH(STAGHORN_HYDROMECH_ROWS)
 #undef STAGHORN_HYDROMECH_ROWS
 

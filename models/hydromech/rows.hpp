@@ -22,17 +22,20 @@
 
 #include "core/field.hpp"
 #include "core/geometry.hpp"
+#include "models/hydromech/boundary.hpp"
 #include "models/hydromech/kernels.hpp"
 
 namespace staghorn::hydromech {
 
 // One iteration of region r, Pe -> Pe_new (dPe/dtau updated), on the CPU backend: OpenMP threads
 // take the (k, j) rows that schedule(static) gives them, as for_each does (first-touch placement).
+// Where a row of r ends on a physical x side, Pe_new's ghosts beyond it are filled by `ghosts`
+// (the values fill_ghosts gives them) while the row is in cache.
 // N: the permeability exponent when compiled in (3), else -1. Compiled by the C++ compiler in
 // every build (its CPU clones are gcc attributes, which nvcc's front end does not take).
 template <int Dim, int N>
 void iterate_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& Pe_new,
-                  const View& dPedtau, const Region& r);
+                  const View& dPedtau, const RowEndGhosts& ghosts, const Region& r);
 
 // The max-norm of the residual over region r on the CPU backend, as the generic kernel's
 // reduction gives it (CellResidual: the same bits; NaN where some cell's residual is NaN).
@@ -40,14 +43,23 @@ template <int Dim, int N>
 real max_abs_residual_rows(const Coefficients& co, const View& Pe, const View& phi_old,
                            const Region& r);
 
+// The residual R of every cell of region r into field R on the CPU backend (CellResidual's R with
+// weight 1: the same bits).
+template <int Dim, int N>
+void residual_rows(const Coefficients& co, const View& Pe, const View& phi_old, const View& R,
+                   const Region& r);
+
 // The (dimension, exponent) pairs compiled: declared here, instantiated in rows.cpp.
 #define STAGHORN_HYDROMECH_ROWS_EACH(X) X(1, -1) X(1, 3) X(2, -1) X(2, 3) X(3, -1) X(3, 3)
 
-#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                    \
-  extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&, \
-                                            const View&, const View&, const Region&);      \
-  extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,     \
-                                                     const View&, const Region&);
+#define STAGHORN_HYDROMECH_ROWS(Dim, N)                                                     \
+  extern template void iterate_rows<Dim, N>(const Coefficients&, const View&, const View&,  \
+                                            const View&, const View&, const RowEndGhosts&,  \
+                                            const Region&);                                 \
+  extern template real max_abs_residual_rows<Dim, N>(const Coefficients&, const View&,      \
+                                                     const View&, const Region&);           \
+  extern template void residual_rows<Dim, N>(const Coefficients&, const View&, const View&, \
+                                             const View&, const Region&);
 STAGHORN_HYDROMECH_ROWS_EACH(STAGHORN_HYDROMECH_ROWS)
 #undef STAGHORN_HYDROMECH_ROWS
 

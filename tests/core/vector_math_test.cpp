@@ -1,7 +1,8 @@
 // core/vector_math.hpp against the C library: exp within one ulp and tanh within two of libm's over
 // their whole range (random arguments, the thresholds, the subnormal results), the special values
-// (infinities, NaN, signed zeros, overflow and underflow), and the same bits from a vectorised
-// loop as from scalar calls (a cell's result does not depend on its lane).
+// (infinities, NaN, signed zeros, overflow and underflow), the float exp against the double one,
+// and the same bits from a vectorised loop as from scalar calls (a cell's result does not depend
+// on its lane).
 #include "core/vector_math.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@ namespace staghorn {
 namespace {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -68,6 +70,27 @@ TEST(VectorMath, ExpSpecialValues) {
   EXPECT_LE(ulps(vmath::exp(1.0), 2.718281828459045), 1.0);
 }
 
+// The float exp against the double one (correct to far below a float ulp): within about one float
+// ulp over the range where the result is a normal float, and the float ends of the range.
+TEST(VectorMath, FloatExpWithinAFloatUlp) {
+  float w = 0;
+  for (float x = -87; x < 88.7f; x += 1e-3f) {
+    const double exact = std::exp(static_cast<double>(x));
+    const float ulp = std::ldexp(1.0f, std::ilogb(static_cast<float>(exact)) - 23);
+    w = std::fmax(w, static_cast<float>(std::fabs(vmath::exp(x) - exact) / ulp));
+  }
+  std::printf("float exp on [-87, 88.7]: %.2f float ulps at most from the exact value\n", w);
+  EXPECT_LE(w, 1.5f);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(vmath::exp(0.0f), 1.0f);
+  EXPECT_EQ(vmath::exp(89.0f), inf);
+  EXPECT_EQ(vmath::exp(inf), inf);
+  EXPECT_EQ(vmath::exp(-inf), 0.0f);
+  EXPECT_EQ(vmath::exp(-104.0f), 0.0f);
+  EXPECT_GT(vmath::exp(-100.0f), 0.0f);  // a subnormal
+  EXPECT_TRUE(std::isnan(vmath::exp(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST(VectorMath, TanhWithinAFewUlpsOfLibm) {
   auto f = [](double x) { return vmath::tanh(x); };
   auto g = [](double x) { return std::tanh(x); };
@@ -104,17 +127,21 @@ TEST(VectorMath, VectorLanesGiveTheScalarBits) {
   std::mt19937_64 gen(9);
   std::uniform_real_distribution<double> u(-40, 40);
   std::vector<double> x(4099), e(x.size()), t(x.size());
+  std::vector<float> ef(x.size());
   for (double& v : x) v = u(gen);
 #pragma omp simd
   for (std::size_t i = 0; i < x.size(); ++i) {
     e[i] = vmath::exp(x[i]);
     t[i] = vmath::tanh(x[i]);
+    ef[i] = vmath::exp(static_cast<float>(x[i]));
   }
   double (*volatile exp1)(double) = [](double v) { return vmath::exp(v); };
   double (*volatile tanh1)(double) = [](double v) { return vmath::tanh(v); };
+  float (*volatile expf1)(float) = [](float v) { return vmath::exp(v); };
   long long differ = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
-    differ += !same_bits(e[i], exp1(x[i])) + !same_bits(t[i], tanh1(x[i]));
+    differ += !same_bits(e[i], exp1(x[i])) + !same_bits(t[i], tanh1(x[i])) +
+              !same_bits(ef[i], expf1(static_cast<float>(x[i])));
   EXPECT_EQ(differ, 0);
 }
 
