@@ -187,7 +187,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       inv_prev = divide(1, mm_prev);
       const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref);
       const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, st.div, 0);
-      const real e = stokes::with_old_stress(st.ezz - divide(st.div, 3), el, ld_old(a.Tzz_o, q));
+      const real e = stokes::with_old_stress(st.ezz - stokes::tiled::isotropic_rate(c, st), el,
+                                             ld_old(a.Tzz_o, q));
       szz_prev = relaxed(col.load(a.Tzz, q), c.gdt * mm_prev, mum, e) - Pn;
     }
     __syncthreads();
@@ -267,7 +268,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
           Fused ? cell0.cmp : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
       const real Pn = solid_pressure<false>(K, now.P, cmp, mm, st.div, 0);
       using stokes::with_old_stress;
-      const real div3 = divide(st.div, 3);
+      const real div3 = stokes::tiled::isotropic_rate(c, st);
       const real Txxn = relaxed_by(f, now.Txx, g, with_old_stress(st.exx - div3, el, now.Txx_o));
       const real Tyyn = relaxed_by(f, now.Tyy, g, with_old_stress(st.eyy - div3, el, now.Tyy_o));
       const real Tzzn = relaxed_by(f, now.Tzz, g, with_old_stress(st.ezz - div3, el, now.Tzz_o));

@@ -47,7 +47,7 @@ template <int Dim>
 SH_HD real strain_rate_ii(const Kinematics<Dim>& k, Off o) {
   const Off sy = k.s.P.sy, sz = k.s.P.sz;
   const real exx = k.exx(o), eyy = k.eyy(o);
-  const real ezz = Dim >= 3 ? k.ezz(o) : -k.div(o) / 3;
+  const real ezz = Dim >= 3 ? k.ezz(o) : -k.isotropic(o);
   const real exy = real(0.25) * ((k.exy(o) + k.exy(o + 1)) + (k.exy(o + sy) + k.exy(o + 1 + sy)));
   real s = real(0.5) * (exx * exx + eyy * eyy + ezz * ezz) + exy * exy;
   if constexpr (Dim >= 3) {

@@ -142,6 +142,11 @@ __device__ inline CellStrain cell_strain(const Params& c, real dvx, real dvy, re
   s.div += s.ezz;
   return s;
 }
+// What the normal strain rates lose to be deviatoric (Kinematics::isotropic): div / 3, or
+// nothing where the stresses relax towards the whole rate (Params::deviatoric = 0).
+__device__ inline real isotropic_rate(const Params& c, const CellStrain& e) {
+  return c.deviatoric ? divide(e.div, real(3)) : real(0);
+}
 
 // What the momentum balance of a tile cell's three low faces reads at plane k: the new stresses
 // (shared planes of tau_xx - p, tau_yy - p, tau_xy and the z edges of plane k; the column's own

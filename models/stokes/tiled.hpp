@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real mm = col.load(a.mu_max, q);
       const real g = c.gdt * mm;
       const real Pn = col.load(a.P, q) - c.r * g * e.div;
-      const real ezz = e.ezz - divide(e.div, real(3));
+      const real ezz = e.ezz - isotropic_rate(c, e);
       szz_prev = relaxed(col.load(a.Tzz, q), g, mum, ezz) - Pn;
       inv_prev = divide(real(1), mm);
       rho_prev = col.load(a.rho, q);
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real g = c.gdt * mm;
       const real Pn = P - c.r * g * e.div;
       const real f = relax_factor(g, mu0);
-      const real third = c.deviatoric ? divide(e.div, real(3)) : real(0);
+      const real third = isotropic_rate(c, e);
       const real Txxn = relaxed_by(f, Txx, g, e.exx - third);
       const real Tyyn = relaxed_by(f, Tyy, g, e.eyy - third);
       const real Tzzn = relaxed_by(f, Tzz, g, e.ezz - third);
