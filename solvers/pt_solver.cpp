@@ -112,7 +112,11 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
       // rising from 1e-15 to 1e-7 on the way to convergence is no divergence. A residual that
       // starts at exactly 0 (a symmetric problem's) is not checked, as before.
       const double base = std::max<double>(start[e].norm, target);
-      if (r[e].norm > opt_.divergence * base && start[e].norm > 0)
+      // Growth in the start's scale: a scale taken from the solution (the rms_range measure's
+      // 1 / range of P, whose range grows from 0) can change by orders of magnitude in the first
+      // iterations while the residual itself falls.
+      const double grown = r[e].norm / r[e].scale * start[e].scale;
+      if (grown > opt_.divergence * base && start[e].norm > 0)
         throw Diverged("pt solver: diverging (" + describe(r) + " after " + std::to_string(it) +
                        " iterations" + retried(report) + "; lower solver.cfl or time.dt)");
       done = done && r[e].norm <= target;

@@ -88,6 +88,31 @@ TEST(PtSolver, ResidualRisingFromRoundingIsNoDivergence) {
   EXPECT_LE(r.residuals[1].norm, o.tol);
 }
 
+// The scale of the first check is 1e-5 of the later ones (a range that was still 0, say): the
+// residual falls from its start, which is no divergence, although its scaled norm grows 5e4-fold
+// in the first iteration (more than the 10-fold this test allows).
+class ScaleSettlesAfterTheStart : public Scalar {
+ public:
+  ScaleSettlesAfterTheStart() : Scalar(10) { norm_scale_ = 0.1; }
+  std::vector<Residual> residuals() override {
+    std::vector<Residual> r = Scalar::residuals();
+    norm_scale_ = 1e4;
+    return r;
+  }
+};
+
+TEST(PtSolver, AScaleThatGrowsAfterTheStartIsNoDivergence) {
+  ScaleSettlesAfterTheStart p;
+  Options o = options();
+  o.relative = false;
+  o.tol = 1e-2;  // the raw residual 1e-6
+  o.ncheck = 1;
+  o.divergence = 10;
+  const SolveReport r = Solver(o).solve(p, 1);
+  EXPECT_EQ(r.retries, 0);
+  EXPECT_LE(r.residuals[0].norm, o.tol);
+}
+
 TEST(PtSolver, RetriesWithSmallerStepAfterDivergence) {
   Scalar p(0.3);  // needs two halvings: 1 -> 0.5 -> 0.25
   const SolveReport r = Solver(options()).solve(p, 1);
