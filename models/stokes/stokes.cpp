@@ -165,7 +165,6 @@ void Stokes::end_step() {
 
 template <int Dim>
 void Stokes::to_physical_stresses() {
-  if (params().deviatoric) return;
   for_each(ex_, layout_.interior(), ToPhysicalStresses<Dim>{{params(), state(), material()}});
   halo_.exchange({&P_, &T_[0], &T_[1], &T_[2]});
   for (Field* f : {&P_, &T_[0], &T_[1], &T_[2]}) fill_ghosts(ex_, dec_, *f, zero_gradient_sides());

@@ -79,11 +79,6 @@ class Stokes final : public PtModel {
   void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
   Params params() const;
-  // With the physical (deviatoric) strain rates: the power law's invariant, and the residuals
-  // once end_step() has turned P and tau into the physical ones (residual_params(); while a solve
-  // runs they take the iterations' whole-rate stresses, of the same total).
-  Params physical_params() const;
-  Params residual_params() const;
   // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
   real stress_scale() const { return stress_scale_; }
 
@@ -110,6 +105,11 @@ class Stokes final : public PtModel {
   void end_step() override;
   template <int Dim>
   void to_physical_stresses();
+  // With the physical (deviatoric) strain rates: the power law's invariant, and the residuals
+  // once end_step() has turned P and tau into the physical ones (residual_params(); while a solve
+  // runs they take the iterations' whole-rate stresses, of the same total).
+  Params physical_params() const;
+  Params residual_params() const;
   // A new solve or attempt: the damping search and this solve's iteration count start over.
   void restart_damping();
   // Feeds the damping control one check's residuals (each over its target).
