@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/field_ops.hpp"
@@ -64,22 +65,25 @@ struct NextLabel {
   }
 };
 
-// The body's box (the largest global index and the largest negated one per axis) and its largest
-// viscosity, in one pass.
+// The body's box and its core's (the cells above the seed threshold), each as the largest global
+// index and the largest negated one per axis, and its largest viscosity, in one pass.
 struct BoxOf {
   View label, mu;
-  real id;
+  real id, seed;
   Int3 offset;
-  SH_HD Terms<7> operator()(int i, int j, int k) const {
-    Terms<7> t;
+  SH_HD Terms<13> operator()(int i, int j, int k) const {
+    Terms<13> t;
     const bool in = label(i, j, k) == id;
+    const bool core = in && mu(i, j, k) > seed;
     const real none = -std::numeric_limits<real>::infinity();
     const int g[3] = {offset.x + i, offset.y + j, offset.z + k};
     for (int a = 0; a < 3; ++a) {
       t.v[a] = in ? real(g[a]) : none;
       t.v[3 + a] = in ? -real(g[a]) : none;
+      t.v[6 + a] = core ? real(g[a]) : none;
+      t.v[9 + a] = core ? -real(g[a]) : none;
     }
-    t.v[6] = in ? mu(i, j, k) : none;
+    t.v[12] = in ? mu(i, j, k) : none;
     return t;
   }
 };
@@ -130,17 +134,22 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
         comm.max(reduce(ex, layout.interior(), MaxOp{}, NextLabel{label.view(), after}));
     if (!(next > -std::numeric_limits<real>::infinity())) break;
     after = -next;
-    const std::array<double, 7> box = reduce_each<7>(
-        ex, layout.interior(), MaxOp{}, BoxOf{label.view(), mu.view(), after, dec.offset()});
-    StiffBody b{after, {0, 0, 0}, {1, 1, 1}, static_cast<real>(comm.max(box[6])), 0};
+    const std::array<double, 13> local = reduce_each<13>(
+        ex, layout.interior(), MaxOp{}, BoxOf{label.view(), mu.view(), after, seed, dec.offset()});
+    const std::vector<double> box = comm.max(std::vector<double>(local.begin(), local.end()));
+    StiffBody b{after, {0, 0, 0}, {1, 1, 1}, static_cast<real>(box[12]), 0};
     bool wraps = false;
     for (int a = 0; a < g.dims(); ++a) {
-      b.lo[a] = static_cast<int>(-comm.max(box[3 + a]));
-      b.hi[a] = static_cast<int>(comm.max(box[a])) + 1;
+      b.lo[a] = static_cast<int>(-box[3 + a]);
+      b.hi[a] = static_cast<int>(box[a]) + 1;
       wraps = wraps || (g.periodic[a] && b.lo[a] == 0 && b.hi[a] == g.n[a]);
+      // The walls its core reaches: a rim grown to a wall leaves the body free to move along it
+      // (the matrix between them is soft, and the wall's faces stay held).
+      const int core_lo = static_cast<int>(-box[9 + a]);
+      const int core_hi = static_cast<int>(box[6 + a]) + 1;
       if (!g.periodic[a])
         b.walls |=
-            (b.lo[a] == 0 ? 1u << (2 * a) : 0u) | (b.hi[a] == g.n[a] ? 1u << (2 * a + 1) : 0u);
+            (core_lo == 0 ? 1u << (2 * a) : 0u) | (core_hi == g.n[a] ? 1u << (2 * a + 1) : 0u);
     }
     if (!wraps) bodies.push_back(b);
   }

@@ -10,12 +10,9 @@ BodyFaces body_faces(const Decomposition& dec, const Field& label, const Field& 
   f.label = label.view();
   f.mu_max = mu_max.view();
   f.offset = dec.offset();
-  f.n = g.n;
   f.dims = g.dims();
   for (int a = 0; a < 3; ++a) {
-    const bool on = a < g.dims();
-    f.dx[a] = on ? static_cast<real>(g.spacing(a)) : 0;
-    f.bounded[a] = on && !g.periodic[a];
+    f.dx[a] = a < g.dims() ? static_cast<real>(g.spacing(a)) : 0;
   }
   return f;
 }

@@ -35,12 +35,10 @@ struct BodyAt {
 
 // Where the bodies' faces are and their pseudo-inertia; one body at a time, by its label.
 struct BodyFaces {
-  View label;    // body per cell, halo included; 0 outside every body
-  View mu_max;   // the cells' pseudo-step viscosity: a face's is the larger of its two cells'
-  Int3 offset;   // global index of local cell (0, 0, 0)
-  Int3 n;        // global cells per axis
-  Int3 bounded;  // 1 on axes with walls
-  real dx[3];    // spacing (0 on inactive axes)
+  View label;   // body per cell, halo included; 0 outside every body
+  View mu_max;  // the cells' pseudo-step viscosity: a face's is the larger of its two cells'
+  Int3 offset;  // global index of local cell (0, 0, 0)
+  real dx[3];   // spacing (0 on inactive axes)
   int dims;
 
   SH_HD Off stride(int axis) const { return axis == 0 ? 1 : (axis == 1 ? label.sy : label.sz); }
@@ -51,11 +49,10 @@ struct BodyFaces {
     const real a = label.p[o], b = label.p[o - stride(axis)];
     return (a == id && (b == id || b == 0)) || (b == id && a == 0);
   }
-  // That face lies on the body's rim: one cell beside it in the body, the other not, and it is no
-  // wall (a wall face is not an unknown: it resists no rigid motion the walls allow).
-  SH_HD bool on_rim(int axis, Off o, const int idx[3], real id) const {
-    const int g = offset[axis] + idx[axis];
-    if (bounded[axis] && (g == 0 || g == n[axis])) return false;
+  // That face lies on the body's rim: one cell beside it in the body, the other not. A wall face
+  // counts: it stays held while the body moves, as the faces outside a rim do. (It moves in no
+  // mode the wall allows a body that its core touches: there it adds nothing.)
+  SH_HD bool on_rim(int axis, Off o, real id) const {
     return (label.p[o] == id) != (label.p[o - stride(axis)] == id);
   }
   // The face's pseudo-step viscosity: its velocity moves by dtau/rho~ R = vdt / pseudo R.
@@ -118,7 +115,7 @@ struct ModeTerms {
     const Off o = f.label.offset(i, j, kz);
     real t = 0;
     for (int q = 0; q < f.dims; ++q) {
-      if (ll >= 0 && weighted ? !f.on_rim(q, o, idx, b.id) : !f.on_face(q, o, b.id)) continue;
+      if (ll >= 0 && weighted ? !f.on_rim(q, o, b.id) : !f.on_face(q, o, b.id)) continue;
       real r[3];
       for (int a = 0; a < 3; ++a) r[a] = f.coordinate(b, a, q, idx);
       const real other = ll < 0 ? v[q].p[o] - v_old[q].p[o] : mode(ll, q, r);
