@@ -73,6 +73,11 @@ void Stokes::add_options(io::Schema& s) {
         "in few PT iterations; 0 keeps the jump sharp")
       .at_least(0)
       .at_most(1000);
+  s.add("stokes.smoothing_mean", Type::string, "arithmetic",
+        "What the smoothing passes average: arithmetic (mu itself, as Räss et al. 2022) or "
+        "geometric (log mu: a 10^6 jump leaves no stiff tail, so close stiff inclusions stay "
+        "apart as bodies; docs/models/stokes.md, Viscosity smoothing)")
+      .one_of({"arithmetic", "geometric"});
   s.add("stokes.viscosity_average", Type::string, "arithmetic",
         "Viscosity on cell edges from the four cells around: arithmetic or harmonic mean")
       .one_of({"arithmetic", "harmonic"});
@@ -141,6 +146,7 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
     o.walls[s] =
         parse_wall(at_path(c, std::string("stokes.boundary.") + sides[s]).get<std::string>());
   o.smoothing = at_path(c, "stokes.smoothing").get<int>();
+  o.geometric_smoothing = at_path(c, "stokes.smoothing_mean").get<std::string>() == "geometric";
   o.tiled = at_path(c, "stokes.kernel").get<std::string>() == "tiled";
   o.rms_norm = at_path(c, "stokes.residual_norm").get<std::string>() == "rms_range";
   // The floor slows a weak inclusion's inner momentum residual, which only the max measure sees;

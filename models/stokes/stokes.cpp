@@ -41,6 +41,15 @@ struct SmoothStep {
   }
 };
 
+// A cell field to its logarithm, or back.
+struct LogOrExp {
+  View f;
+  bool exp_back;
+  SH_HD void operator()(int i, int j, int k) const {
+    f(i, j, k) = exp_back ? exp(f(i, j, k)) : log(f(i, j, k));
+  }
+};
+
 // P and the normal stresses of the iterations' form (whole strain rates) to the physical ones:
 // the isotropic part 2 mu div(v) / 3 of the normal stresses moves into the pressure.
 template <int Dim>
@@ -104,12 +113,17 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
 }
 
 void Stokes::smooth_viscosity(int passes) {
+  // Geometric: the passes smooth log(mu), so a jump of 10^6 leaves no stiff tail (the arithmetic
+  // mean's tail stays 10^4 x the matrix a few cells out, and bridges close inclusions).
+  const bool geometric = opt_.geometric_smoothing && passes > 0;
+  if (geometric) for_each(ex_, layout_.interior(), LogOrExp{mu_.view(), false});
   for (int s = 0; s < passes; ++s) {
     halo_.exchange({&mu_});
     fill_ghosts(ex_, dec_, mu_, zero_gradient_sides());
     for_each(ex_, layout_.interior(), SmoothStep{mu_.view(), mu_max_.view(), dims()});
     mu_.swap_data(mu_max_);  // mu_max_ is scratch here: refresh() computes it
   }
+  if (geometric) for_each(ex_, layout_.interior(), LogOrExp{mu_.view(), true});
 }
 
 double Stokes::bytes_per_cell_iteration() const {

@@ -35,6 +35,7 @@ class Stokes final : public PtModel {
     real pure_shear;
     std::array<Wall, 6> walls;
     int smoothing;
+    bool geometric_smoothing;            // smoothing_mean = geometric: passes over log(mu)
     bool tiled;                          // kernel = tiled
     bool median_floor;                   // pt_viscosity_floor = median, or auto with rms_range
     bool adaptive_damping;               // stokes.Re = null: Re from the residual history
