@@ -4,6 +4,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace staghorn::io {
 namespace {
@@ -91,44 +93,81 @@ json load_json_file(const std::string& path) {
   }
 }
 
+namespace {
+
+// One dotted part of an override's path: a key and the array indices after it ("phases[0]").
+struct PathStep {
+  std::string key;
+  std::vector<int> indices;
+};
+
+// "a.b[0].c" as steps; an empty string where the path is malformed, with `why`.
+std::vector<PathStep> parse_path(const std::string& path, std::string& why) {
+  std::vector<PathStep> steps;
+  std::stringstream ss(path);
+  for (std::string part; std::getline(ss, part, '.');) {
+    PathStep step;
+    const auto lb = part.find('[');
+    step.key = part.substr(0, lb);
+    for (auto at = lb; at != std::string::npos; at = part.find('[', at)) {
+      const auto rb = part.find(']', at);
+      const std::string digits = rb == std::string::npos ? "" : part.substr(at + 1, rb - at - 1);
+      const bool next_ok =
+          rb != std::string::npos && (rb + 1 == part.size() || part[rb + 1] == '[');
+      if (!next_ok || digits.empty() || digits.size() > 6 ||
+          digits.find_first_not_of("0123456789") != std::string::npos) {
+        why = "bad array index in '" + path + "' (expected key[N], N >= 0)";
+        return {};
+      }
+      step.indices.push_back(std::stoi(digits));
+      at = rb + 1;
+    }
+    if (step.key.empty()) {
+      why = "empty key in '" + path + "'";
+      return {};
+    }
+    steps.push_back(step);
+  }
+  if (steps.empty() || path.back() == '.') why = "empty key in '" + path + "'";
+  return steps;
+}
+
+}  // namespace
+
 void apply_override(json& config, const std::string& assignment) {
   const auto fail = [&](const std::string& why) {
     throw ConfigError("--set " + assignment + ": " + why);
   };
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) fail("expected path=value");
-  std::string path = assignment.substr(0, eq);
+  const std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   json value = json::parse(text, nullptr, false);
   if (value.is_discarded()) value = text;
 
-  int index = -1;
-  if (const auto lb = path.find('['); lb != std::string::npos) {
-    const std::string digits = path.substr(lb + 1, path.size() - lb - 2);
-    if (path.back() != ']' || digits.empty() || digits.size() > 6 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
-      fail("bad array index in '" + path + "' (expected path[N], N >= 0)");
-    index = std::stoi(digits);
-    path = path.substr(0, lb);
-  }
-  if (path.empty() || path.front() == '.' || path.back() == '.' ||
-      path.find("..") != std::string::npos)
-    fail("empty key in '" + path + "'");
+  std::string why;
+  const std::vector<PathStep> steps = parse_path(path, why);
+  if (!why.empty()) fail(why);
 
   json updated = config;  // changed only if the whole assignment succeeds
   json* node = &updated;
-  std::stringstream ss(path);
-  for (std::string part; std::getline(ss, part, '.');) {
-    if (!node->is_object()) *node = json::object();
-    node = &(*node)[part];
+  std::string walked;  // the path up to `node`, for the errors
+  for (const PathStep& step : steps) {
+    if (node->is_null()) *node = json::object();  // a missing section is created
+    if (!node->is_object())
+      fail("'" + walked + "' is " + node->type_name() + ", not an object with key '" + step.key +
+           "'");
+    node = &(*node)[step.key];
+    walked += (walked.empty() ? "" : ".") + step.key;
+    for (const int index : step.indices) {
+      if (!node->is_array() || index >= static_cast<int>(node->size()))
+        fail(walked + " has no element " + std::to_string(index) +
+             " (set the whole array instead)");
+      node = &(*node)[index];
+      walked += "[" + std::to_string(index) + "]";
+    }
   }
-  if (index < 0) {
-    *node = value;
-  } else if (!node->is_array() || index >= static_cast<int>(node->size())) {
-    fail(path + " has no element " + std::to_string(index) + " (set the whole array instead)");
-  } else {
-    (*node)[index] = value;
-  }
+  *node = value;
   config = std::move(updated);
 }
 

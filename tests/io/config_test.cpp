@@ -182,6 +182,41 @@ TEST(Override, SetsOneArrayElement) {
   EXPECT_EQ(c["grid"]["n"], json({64, 8, 1}));
 }
 
+// An index may sit anywhere in the path: an element of a list of objects, or of a nested array.
+TEST(Override, SetsKeysInsideArrayElements) {
+  json c = {{"stokes", {{"materials", {{"phases", {{{"viscosity", 1.0}}, {{"viscosity", 2.0}}}}}}}},
+            {"m", {{1, 2}, {3, 4}}}};
+  apply_override(c, "stokes.materials.phases[1].viscosity=1e-6");
+  apply_override(c, "m[1][0]=7");
+  EXPECT_EQ(c["stokes"]["materials"]["phases"][1]["viscosity"], 1e-6);
+  EXPECT_EQ(c["stokes"]["materials"]["phases"][0]["viscosity"], 1.0);
+  EXPECT_EQ(c["m"], json({{1, 2}, {7, 4}}));
+}
+
+// A path through a value that is not an object, or past an array's end, is an error naming the
+// part that failed; the config is left as it was.
+TEST(Override, RefusesPathsThroughNonObjects) {
+  const json before = {{"grid", {{"n", {8, 8, 8}}}}, {"phases", {{{"k", 1}}}}};
+  json c = before;
+  const auto message = [&](const std::string& a) {
+    try {
+      apply_override(c, a);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("grid.n.x=3"),
+            "--set grid.n.x=3: 'grid.n' is array, not an object with key 'x'");
+  EXPECT_EQ(message("phases[1].k=2"),
+            "--set phases[1].k=2: phases has no element 1 (set the whole array instead)");
+  EXPECT_EQ(message("phases[0]x.k=2"),
+            "--set phases[0]x.k=2: bad array index in 'phases[0]x.k' (expected key[N], N >= 0)");
+  EXPECT_EQ(message("grid..n=2"), "--set grid..n=2: empty key in 'grid..n'");
+  EXPECT_EQ(message("grid.=2"), "--set grid.=2: empty key in 'grid.'");
+  EXPECT_EQ(c, before);
+}
+
 TEST(Override, ParsesValuesAsJsonOrKeepsThemAsStrings) {
   json c = json::object();
   apply_override(c, "i=42");
