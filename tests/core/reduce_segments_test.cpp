@@ -103,5 +103,37 @@ TEST(ReduceSegments, ManySegmentsEqualTheDirectCounts) {
   }
 }
 
+// Segments in blobs that span many rows (as stiff bodies do), some cells in two: on the GPU each
+// lane combines a run of rows in registers before it adds to the accumulators. Regions whose x
+// extent is no multiple of a warp and whose rows are no multiple of a lane's run.
+struct Blobs {
+  static SH_HD int blob(int i, int j, int k) { return (i / 9 + 2 * (j / 13) + 3 * (k / 5)) % 4; }
+  template <class Out>
+  SH_HD void operator()(int i, int j, int k, const Out& out) const {
+    out.add(blob(i, j, k), {{real(1), real(i - j + 2 * k)}});
+    if (j % 13 == 0) out.add(blob(i, j + 13, k), {{real(2), real(k)}});
+  }
+};
+
+TEST(ReduceSegments, RunsOfRowsInOneSegmentEqualTheDirectSums) {
+  for (const Region& r : {Region{{0, 0, 0}, {70, 45, 1}}, Region{{3, 1, 2}, {40, 37, 23}}}) {
+    std::vector<double> want_sum(8, 0.0), want_max(8, -std::numeric_limits<double>::infinity());
+    const auto add = [&](int s, double a, double b) {
+      want_sum[2 * s] += a, want_sum[2 * s + 1] += b;
+      want_max[2 * s] = std::fmax(want_max[2 * s], a);
+      want_max[2 * s + 1] = std::fmax(want_max[2 * s + 1], b);
+    };
+    test::for_cells(r, [&](int i, int j, int k) {
+      add(Blobs::blob(i, j, k), 1, i - j + 2 * k);
+      if (j % 13 == 0) add(Blobs::blob(i, j + 13, k), 2, k);
+    });
+    for (const Exec& ex : backends()) {
+      SCOPED_TRACE(ex.description());
+      EXPECT_EQ(reduce_segments<2>(ex, r, 4, SumOp{}, Blobs{}), want_sum);
+      EXPECT_EQ(reduce_segments<2>(ex, r, 4, MaxOp{}, Blobs{}), want_max);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace staghorn
