@@ -19,6 +19,8 @@
 #include "core/reduce_each.hpp"
 
 #if defined(__CUDACC__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
 #endif
 
@@ -85,10 +87,23 @@ __device__ inline void atomic_combine(double* p, double v, Op op) {
   } while (old != assumed);
 }
 
-template <class Op>
-struct CombineAtomically {
+// f's `out` on the GPU: the lanes of a warp that add to the same segment together (most often the
+// whole warp, inside one body) first combine their terms by shuffles, then one of them combines
+// the result into the accumulators. Every lane combining into the same accumulator at once would
+// be a 32-way conflict per term (a compare-and-swap loop for the maximum).
+template <int K, class Op>
+struct GroupedSegments {
+  double* acc;
   Op op;
-  __device__ void operator()(double* p, double v) const { atomic_combine(p, v, op); }
+  __device__ void add(int s, const Terms<K>& t) const {
+    namespace cg = cooperative_groups;
+    const cg::coalesced_group same = cg::labeled_partition(cg::coalesced_threads(), s);
+    double* a = acc + static_cast<std::size_t>(s) * K;
+    for (int n = 0; n < K; ++n) {
+      const double v = cg::reduce(same, static_cast<double>(t.v[n]), op);
+      if (same.thread_rank() == 0) atomic_combine(a + n, v, op);
+    }
+  }
 };
 
 template <class Op>
@@ -107,7 +122,7 @@ __global__ void reduce_segments_kernel(Region r, int count, bool shared, Op op, 
     for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
     __syncthreads();
   }
-  const Segments<K, CombineAtomically<Op>> acc{shared ? local : out, {op}};
+  const GroupedSegments<K, Op> acc{shared ? local : out, op};
   const Int3 e = r.extent();
   const long long cells = r.size();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
