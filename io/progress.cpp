@@ -1,5 +1,6 @@
 #include "io/progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -19,10 +20,12 @@ Progress::Progress(std::ostream& out, bool enabled, double interval_s, long long
       interval_(interval_s),
       first_(first_step),
       last_(last_step),
-      measure_(std::move(measure)) {}
+      measure_(std::move(measure)),
+      current_(first_step + 1) {}
 
 void Progress::step(long long step, double time, long long iterations, double residual,
                     double cell_updates) {
+  current_ = step + 1;
   const double now = clock_.seconds();
   const bool due = last_report_ < 0 || now - last_report_ >= interval_ || step == last_;
   if (!enabled_ || !due) return;
@@ -38,6 +41,18 @@ void Progress::step(long long step, double time, long long iterations, double re
   std::snprintf(tail, sizeof tail, "  %.3e cell updates/s  ETA %s",
                 now > 0 ? cell_updates / now : 0.0, format_duration(eta).c_str());
   out_ << head << res << tail << std::endl;
+}
+
+void Progress::iterating(long long iterations, double residual) {
+  const double now = clock_.seconds();
+  if (!enabled_ || !(interval_ > 0) || now - std::max(last_report_, 0.0) < interval_) return;
+  last_report_ = now;
+  char res[128] = "";
+  if (!measure_.name.empty())
+    std::snprintf(res, sizeof res, "  %s %.3e (tol %.3g)", measure_.name.c_str(), residual,
+                  measure_.tol);
+  out_ << "step " << current_ << "/" << last_ << "  solving: iterations " << iterations << res
+       << "  elapsed " << format_duration(now) << std::endl;
 }
 
 }  // namespace staghorn::io

@@ -23,6 +23,9 @@ class Progress {
   // give the throughput.
   void step(long long step, double time, long long iterations, double residual,
             double cell_updates);
+  // Within the step after the last one reported to step(): the solver's iterations so far and
+  // its residual, at most once per interval (never with interval 0, which reports every step).
+  void iterating(long long iterations, double residual);
 
  private:
   std::ostream& out_;
@@ -32,6 +35,7 @@ class Progress {
   ResidualMeasure measure_;
   Timer clock_;
   double last_report_ = -1;
+  long long current_;  // the step being computed
 };
 
 std::string format_duration(double seconds);

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -35,6 +36,10 @@ struct ModelContext {
 // A named global diagnostic (mass, max, ...), identical on every rank.
 using Diagnostic = std::pair<std::string, real>;
 
+// Within a step, at each convergence check of an iterative solve: the iterations so far and the
+// residual the tolerance measures.
+using IterationWatch = std::function<void(long long iterations, double residual)>;
+
 // A physical model: its fields, one physical time step, and what it reports. Models never call MPI
 // or CUDA directly; they work through core (for_each, HaloExchange, reductions) and a solver.
 class Model : public Stepper {
@@ -55,6 +60,9 @@ class Model : public Stepper {
   // Bytes one iteration must move per cell at least (each array read once, each updated array
   // also written once): the A_eff of T_eff = A_eff / t_it.
   virtual double bytes_per_cell_iteration() const = 0;
+  // Implicit models call `watch` at each convergence check (a long solve's progress line);
+  // explicit ones have none to report. An empty function stops it.
+  virtual void watch_iterations(IterationWatch watch) { (void)watch; }
 };
 
 // How a model announces itself to the registry.

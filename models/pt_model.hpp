@@ -5,6 +5,8 @@
 // its physics: the iteration, the residuals, its boundary conditions and what a step does around
 // the solve.
 
+#include <utility>
+
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
 #include "models/field_table.hpp"
@@ -21,6 +23,7 @@ class PtModel : public Model, public pt::Problem {
     return fields_.const_with(FieldTable::output);
   }
   std::vector<Field*> state_fields() final { return fields_.with(FieldTable::state); }
+  void watch_iterations(IterationWatch watch) final { solver_.watch(std::move(watch)); }
 
  protected:
   // corners: whether the stencils reach diagonal neighbours (their halos travel too).

@@ -129,6 +129,14 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
     if (it >= opt_.max_iter)
       throw NumericalError("pt solver: not converged after " + std::to_string(it) +
                            " iterations (residuals " + describe(r) + ")");
+    if (watch_) {
+      double measured = 0;
+      for (std::size_t e = 0; e < r.size(); ++e)
+        measured =
+            std::max(measured, opt_.relative ? (start[e].norm > 0 ? r[e].norm / start[e].norm : 0.0)
+                                             : r[e].norm);
+      watch_(report.iterations, measured);
+    }
     const int count = static_cast<int>(std::min<long long>(opt_.ncheck, opt_.max_iter - it));
     problem.iterate(count);
     report.iterations += count;

@@ -1,5 +1,7 @@
 #pragma once
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -61,13 +63,19 @@ struct SolveReport {
 // throws NumericalError; also when max_iter iterations do not converge.
 class Solver {
  public:
+  // At every check that does not end the solve: the iterations so far (retries' included) and
+  // the residual the tolerance measures (the largest norm, relative to its start if tol is).
+  using Watch = std::function<void(long long iterations, double residual)>;
+
   explicit Solver(Options opt) : opt_(opt) {}
   SolveReport solve(Problem& problem, real dt) const;
   const Options& options() const { return opt_; }
+  void watch(Watch w) { watch_ = std::move(w); }
 
  private:
   SolveReport attempt(Problem& problem, SolveReport& report) const;
   Options opt_;
+  Watch watch_;
 };
 
 }  // namespace staghorn::pt

@@ -482,6 +482,13 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   double solve_seconds = 0;
   const io::ResidualMeasure measure = residual_measure(s.config);
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps, measure);
+  // A long implicit solve reports within its step too; the watch ends with `progress`.
+  struct Unwatch {
+    Model& m;
+    ~Unwatch() { m.watch_iterations({}); }
+  } unwatch{*model};
+  model->watch_iterations(
+      [&progress](long long it, double residual) { progress.iterating(it, residual); });
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     // Every step, before anything reports it: the first non-finite state ends the run.

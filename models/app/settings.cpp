@@ -71,7 +71,9 @@ void add_run_options(io::Schema& s) {
         "this, and at the start, and append them to diagnostics.nc (netCDF time series; rows of "
         "diagnostics.csv between repeat the last values)")
       .at_least(1);
-  s.add("log.interval", Type::number, 2.0, "Seconds between progress lines (0: every step)")
+  s.add("log.interval", Type::number, 2.0,
+        "Seconds between progress lines (0: every step); an implicit solve longer than this "
+        "reports its iterations and residual within the step")
       .at_least(0);
   s.add("run.walltime", Type::number, 0.0,
         "Seconds of wall time the run may take (0: no limit): when another step would overrun it, "

@@ -140,6 +140,30 @@ TEST(PtSolver, NanIsAnError) {
   EXPECT_THROW(Solver(o).solve(p, 1), NumericalError);
 }
 
+// The watch sees every check that does not end the solve: iterations in steps of ncheck, and the
+// residual the tolerance measures (here absolute: the norm itself), falling.
+TEST(PtSolver, TheWatchSeesEveryCheckBeforeTheLast) {
+  Options o = options();
+  o.relative = false;
+  Solver solver(o);
+  std::vector<long long> seen;
+  std::vector<double> residuals;
+  solver.watch([&](long long it, double residual) {
+    seen.push_back(it);
+    residuals.push_back(residual);
+  });
+  RisingFromRounding p;  // e^(-it / 10)
+  const SolveReport r = solver.solve(p, 1);
+  ASSERT_GT(seen.size(), 10u);
+  ASSERT_EQ(seen.size() * o.ncheck, static_cast<std::size_t>(r.iterations));
+  for (std::size_t n = 0; n < seen.size(); ++n)
+    EXPECT_EQ(seen[n], static_cast<long long>(n) * o.ncheck);
+  EXPECT_DOUBLE_EQ(residuals.front(), 1.0);
+  EXPECT_DOUBLE_EQ(residuals[1], std::exp(-1.0));
+  EXPECT_LT(residuals.back(), residuals.front());
+  EXPECT_GT(residuals.back(), o.tol);
+}
+
 TEST(PtSolver, MaxIterIsAnError) {
   Scalar p(10);
   Options o = options();
