@@ -2,8 +2,9 @@
 // exp and tanh that the CPU's row loops vectorise. libm's are calls, and a loop with a call stays
 // scalar (one cell at a time, every other operation of the cell included); these are arithmetic
 // and selects only, inlined, so a row of cells runs as vectors. They give the same bits in every
-// lane, in a loop's scalar remainder and on any instruction set (no FMA contraction: CMakeLists),
-// so a cell's result does not depend on where a row or a rank's block begins. Accuracy: exp within
+// lane, in a loop's scalar remainder and on any instruction set the build runs on (no FMA
+// contraction, CMakeLists; the multiply-adds below are fused explicitly, see madd), so a cell's
+// result does not depend on where a row or a rank's block begins. Accuracy: exp within
 // one ulp of libm's, tanh within two, the float exp within about one float ulp
 // (tests/core/vector_math_test.cpp), so results change from libm's within rounding. On the GPU they
 // are CUDA's own functions.
@@ -17,6 +18,19 @@
 namespace staghorn::vmath {
 
 namespace detail {
+
+// a b + c, fused where the build's baseline has FMA (x86-64-v3, the default; every clone of a row
+// loop then fuses too: the same bits in every lane and clone), else separately rounded. Fused, a
+// multiply-add is one instruction and one rounding instead of two of each: the exp's series and
+// reduction are chains of them, and the row loops that call exp are bound by such chains.
+template <class T>
+inline T madd(T a, T b, T c) {
+#if defined(__FMA__) || defined(__aarch64__)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
 
 // What exp_host needs of a floating type: the unsigned integer of its size, the width of its
 // significand and its exponent bias, 1.5 * 2^digits (adding it to a value of magnitude below
@@ -38,7 +52,7 @@ struct ExpTraits<double> {
   static constexpr double kMax = 709.8, kMin = -746.0;
   // Taylor to degree 13 (core/exp_series.hpp) by Estrin's scheme: within an ulp of libm's exp.
   static double tail(double r) {
-    return exp_series_tail_estrin(r, [](double a, double b, double c) { return a * b + c; });
+    return exp_series_tail_estrin(r, [](double a, double b, double c) { return madd(a, b, c); });
   }
 };
 
@@ -54,11 +68,11 @@ struct ExpTraits<float> {
   // Cephes' expf polynomial (degree 5): within about one float ulp.
   static float tail(float r) {
     float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    return p * r + 5.0000001201e-1f;
+    p = madd(p, r, 1.3981999507e-3f);
+    p = madd(p, r, 8.3334519073e-3f);
+    p = madd(p, r, 4.1665795894e-2f);
+    p = madd(p, r, 1.6666665459e-1f);
+    return madd(p, r, 5.0000001201e-1f);
   }
 };
 
@@ -91,8 +105,8 @@ inline T exp_host(T x) {
   // comparisons are false).
   const T xc = x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x;
   const T n = (xc * E::kLog2e + E::kShift) - E::kShift;
-  const T r = (xc - n * E::kLn2Hi) - n * E::kLn2Lo;
-  const T p = T(1) + (r + r * r * E::tail(r));
+  const T r = madd(-n, E::kLn2Lo, madd(-n, E::kLn2Hi, xc));
+  const T p = T(1) + madd(r * r, E::tail(r), r);
   // 2^n as two factors, each a normal number over the whole range of n: the product rounds once,
   // into the subnormals or to inf where e^x does.
   const T n1 = (n * T(0.5) + E::kShift) - E::kShift;
