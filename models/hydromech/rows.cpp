@@ -99,6 +99,21 @@ struct Buffers {
 // the residual of every cell into a field (the step's volume balance).
 enum class Pass { iterate, max_residual, residual_field };
 
+// Asks for the cache lines of n values from p (read: for_write false; read and written: true).
+// The kernel's streams (Pe and phi_old of the plane ahead, dPe/dtau and Pe_new of the rows being
+// updated) come from L3 or memory once per iteration, a row at a time between long arithmetic
+// loops: asked for a row ahead, they arrive while the row before is computed instead of stalling
+// the loop that first reads (or writes) them.
+inline void prefetch_row(const real* p, int n, bool for_write) {
+  constexpr int kLine = 64 / sizeof(real);
+  for (int x = 0; x < n + kLine; x += kLine) {
+    if (for_write)
+      __builtin_prefetch(p + x, 1, 3);
+    else
+      __builtin_prefetch(p + x, 0, 3);
+  }
+}
+
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
 
@@ -288,6 +303,10 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
   int m = 0;
   for (int j = t.j0 - rim; j < t.j1 + rim; ++j) {
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
+    if (j + 1 < t.j1 + rim) {
+      prefetch_row(f.Pe.p + o + f.Pe.sy - 1, t.n + 2, false);
+      prefetch_row(f.phi_old.p + o + f.Pe.sy - 1, t.n + 2, false);
+    }
     porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)));
     for (const std::ptrdiff_t x : {o - 1, o + t.n})
       ends.P[m] = f.Pe.p[x], ends.old[m] = f.phi_old.p[x], ++m;
@@ -340,6 +359,10 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
     } else if constexpr (What == Pass::residual_field) {
       residual_row<Dim>(co, f, o, t.n, in, faces, f.Pe_new.p + o);
     } else {
+      if (j + 1 < t.j1) {
+        prefetch_row(f.dPedtau.p + o + f.Pe.sy, t.n, true);
+        prefetch_row(f.Pe_new.p + o + f.Pe.sy, t.n, true);
+      }
       update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
       redo_large(co, f, o, t.n, b.kept);
       fill_row_end_ghosts(f.ghosts, f.Pe_new.p + o, t.n);
