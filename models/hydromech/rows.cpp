@@ -107,6 +107,7 @@ enum class Pass { iterate, max_residual, residual_field };
 // loops: asked for a row ahead, they arrive while the row before is computed instead of stalling
 // the loop that first reads (or writes) them.
 inline void prefetch_row(const real* p, int n, bool for_write) {
+  if (!p) return;
   constexpr int kLine = 64 / sizeof(real);
   for (int x = 0; x < n + kLine; x += kLine) {
     if (for_write)
@@ -115,6 +116,15 @@ inline void prefetch_row(const real* p, int n, bool for_write) {
       __builtin_prefetch(p + x, 0, 3);
   }
 }
+
+// The rows a row function asks for (prefetch_row) before its first and before its second loop
+// (none where null): one row of one array at a time, as a burst of both arrays' lines waited for
+// free line-fill buffers (the prefetches themselves stalled).
+struct Ahead {
+  const real *first = nullptr, *second = nullptr;
+  int n = 0;
+  bool for_write = false;
+};
 
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
@@ -127,10 +137,12 @@ inline void prefetch_row(const real* p, int n, bool for_write) {
 // half as long.
 template <int N>
 SH_HOST_CLONES void porosity_row(const Coefficients& coef, const real* P, const real* old, int n,
-                                 real* phi, real* k) {
+                                 real* phi, real* k, const Ahead& ahead = {}) {
   const Coefficients co = coef;
+  prefetch_row(ahead.first, ahead.n, ahead.for_write);
 #pragma omp simd
   for (int x = 0; x < n; ++x) phi[x] = co.mat.weakening_factor(P[x]);
+  prefetch_row(ahead.second, ahead.n, ahead.for_write);
 #pragma omp simd
   for (int x = 0; x < n; ++x) {
     const real f = co.mat.porosity(old[x], P[x], phi[x], co.dt);
@@ -261,7 +273,8 @@ inline real residual(const Coefficients& co, const RowInputs& in, const RowFaces
 // so the same bits.
 template <int Dim, int N>
 SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
-                               int n, const RowInputs& in_, const RowFaces& faces, StepKept& kept) {
+                               int n, const RowInputs& in_, const RowFaces& faces, StepKept& kept,
+                               const Ahead& ahead) {
   const Coefficients co = coef;
   const Fields f = fields;
   const RowInputs in = in_;
@@ -273,8 +286,10 @@ SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, s
   const std::ptrdiff_t sy = f.Pe.sy, sz = f.Pe.sz;
   const StepKept::Row k = kept.row();
   faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
+  prefetch_row(ahead.first, ahead.n, ahead.for_write);
 #pragma omp simd
   for (int x = 0; x < n; ++x) k.w[x] = co.step_weakening(P[x]);
+  prefetch_row(ahead.second, ahead.n, ahead.for_write);
 #pragma omp simd
   for (int x = 0; x < n; ++x) step_inputs<Dim, N>(co, in, rf, P, old, k, sy, sz, x);
 #pragma omp simd
@@ -326,11 +341,11 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
   int m = 0;
   for (int j = t.j0 - rim; j < t.j1 + rim; ++j) {
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
-    if (j + 1 < t.j1 + rim) {
-      prefetch_row(f.Pe.p + o + f.Pe.sy - 1, t.n + 2, false);
-      prefetch_row(f.phi_old.p + o + f.Pe.sy - 1, t.n + 2, false);
-    }
-    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)));
+    Ahead next;  // the next row's Pe and phi_old (with its x neighbours)
+    if (j + 1 < t.j1 + rim)
+      next = {f.Pe.p + o + f.Pe.sy - 1, f.phi_old.p + o + f.Pe.sy - 1, t.n + 2, false};
+    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)),
+                    next);
     for (const std::ptrdiff_t x : {o - 1, o + t.n})
       ends.P[m] = f.Pe.p[x], ends.old[m] = f.phi_old.p[x], ++m;
   }
@@ -382,11 +397,9 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
     } else if constexpr (What == Pass::residual_field) {
       residual_row<Dim>(co, f, o, t.n, in, faces, f.Pe_new.p + o);
     } else {
-      if (j + 1 < t.j1) {
-        prefetch_row(f.dPedtau.p + o + f.Pe.sy, t.n, true);
-        prefetch_row(f.Pe_new.p + o + f.Pe.sy, t.n, true);
-      }
-      update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
+      Ahead next;  // the next row's dPe/dtau and Pe_new
+      if (j + 1 < t.j1) next = {f.dPedtau.p + o + f.Pe.sy, f.Pe_new.p + o + f.Pe.sy, t.n, true};
+      update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept, next);
       redo_large(co, f, o, t.n, b.kept);
       fill_row_end_ghosts(f.ghosts, f.Pe_new.p + o, t.n);
     }
