@@ -37,7 +37,8 @@ inline T madd(T a, T b, T c) {
 // 2^(digits - 1) rounds it to an integer, held in the low bits of the sum's significand: round to
 // nearest even, in any vector lane), the Cody and Waite split of ln2 (the first part with zeros
 // in its low bits, so that n ln2_hi is exact), the arguments beyond which e^x is inf or rounds to
-// 0, and tail(r) = (e^r - 1 - r) / r^2 for |r| <= ln2 / 2 (separately rounded multiply-adds).
+// 0, the smallest whose e^x is normal (about), and tail(r) = (e^r - 1 - r) / r^2 for |r| <= ln2 / 2
+// (separately rounded multiply-adds).
 template <class T>
 struct ExpTraits;
 
@@ -49,7 +50,7 @@ struct ExpTraits<double> {
   static constexpr double kLog2e = 1.4426950408889634074;
   static constexpr double kLn2Hi = 6.93147180369123816490e-01;
   static constexpr double kLn2Lo = 1.90821492927058770002e-10;
-  static constexpr double kMax = 709.8, kMin = -746.0;
+  static constexpr double kMax = 709.8, kMin = -746.0, kMinNormal = -708.0;
   // Taylor to degree 13 (core/exp_series.hpp) by Estrin's scheme: within an ulp of libm's exp.
   static double tail(double r) {
     return exp_series_tail_estrin(r, [](double a, double b, double c) { return madd(a, b, c); });
@@ -64,7 +65,7 @@ struct ExpTraits<float> {
   static constexpr float kLog2e = 1.44269504f;
   static constexpr float kLn2Hi = 0.693359375f;
   static constexpr float kLn2Lo = -2.12194440e-4f;
-  static constexpr float kMax = 89.0f, kMin = -104.0f;
+  static constexpr float kMax = 89.0f, kMin = -104.0f, kMinNormal = -86.0f;
   // Cephes' expf polynomial (degree 5): within about one float ulp.
   static float tail(float r) {
     float p = 1.9875691500e-4f;
@@ -98,19 +99,39 @@ inline T pow2(T n) {
   return from_bits<T>((i + E::kBias) << E::kSignificand);
 }
 
+// e^x = 2^n p for x within the bounds: n = round(x / ln2), p = e^r, x = n ln2 + r, |r| <= ln2 / 2
+// (to rounding).
+template <class T>
+struct ExpParts {
+  T n, p;
+};
+template <class T>
+inline ExpParts<T> exp_parts(T x) {
+  using E = ExpTraits<T>;
+  const T n = madd(x, E::kLog2e, E::kShift) - E::kShift;
+  const T r = madd(-n, E::kLn2Lo, madd(-n, E::kLn2Hi, x));
+  return {n, T(1) + madd(r * r, E::tail(r), r)};
+}
+
 template <class T>
 inline T exp_host(T x) {
   using E = ExpTraits<T>;
-  // x = n ln2 + r with |r| <= ln2 / 2, e^x = 2^n e^r; NaN passes through the bounds (both
-  // comparisons are false).
-  const T xc = x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x;
-  const T n = (xc * E::kLog2e + E::kShift) - E::kShift;
-  const T r = madd(-n, E::kLn2Lo, madd(-n, E::kLn2Hi, xc));
-  const T p = T(1) + madd(r * r, E::tail(r), r);
+  // NaN passes through the bounds (both comparisons are false).
+  const ExpParts<T> e = exp_parts(x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x);
   // 2^n as two factors, each a normal number over the whole range of n: the product rounds once,
   // into the subnormals or to inf where e^x does.
-  const T n1 = (n * T(0.5) + E::kShift) - E::kShift;
-  return p * pow2(n1) * pow2(n - n1);
+  const T n1 = (e.n * T(0.5) + E::kShift) - E::kShift;
+  return e.p * pow2(n1) * pow2(e.n - n1);
+}
+
+// exp_host where x >= kMinNormal (its bits), e^kMinNormal below: no subnormal results, so one
+// scaling: 2p (exact) by 2^(n-1), a normal number from kMinNormal to kMax (2^n is not at kMax),
+// rounded once: to inf where e^x overflows, exactly p 2^n elsewhere.
+template <class T>
+inline T exp_normal_host(T x) {
+  using E = ExpTraits<T>;
+  const ExpParts<T> e = exp_parts(x > E::kMax ? E::kMax : x < E::kMinNormal ? E::kMinNormal : x);
+  return (e.p * T(2)) * pow2(e.n - T(1));
 }
 
 // tanh(|x|) / |x| - 1 over u = x^2 for |x| < 0.625 (a Chebyshev fit of degree 11 in u, error below
@@ -155,6 +176,24 @@ SH_HD inline float exp(float x) {
   return ::expf(x);
 #else
   return detail::exp_host(x);
+#endif
+}
+
+// e^x, but e^-708 (float: e^-86) for smaller x: never a subnormal, which costs the CPU's exp a
+// second scaling. For where only 1 + e^x matters (1 + e^-708 is 1, as is 1 + any smaller e^x) or
+// x is bounded below anyway. On the GPU, CUDA's exp.
+SH_HD inline double exp_normal(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::exp(x);
+#else
+  return detail::exp_normal_host(x);
+#endif
+}
+SH_HD inline float exp_normal(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::expf(x);
+#else
+  return detail::exp_normal_host(x);
 #endif
 }
 
