@@ -182,16 +182,10 @@ SH_HD inline float exp(float x) {
 // e^x, but e^-708 (float: e^-86) for smaller x: never a subnormal, which costs the CPU's exp a
 // second scaling. For where only 1 + e^x matters (1 + e^-708 is 1, as is 1 + any smaller e^x) or
 // x is bounded below anyway. On the GPU, CUDA's exp.
-SH_HD inline double exp_normal(double x) {
+template <class T>  // double or float
+SH_HD inline T exp_normal(T x) {
 #if defined(__CUDA_ARCH__)
-  return ::exp(x);
-#else
-  return detail::exp_normal_host(x);
-#endif
-}
-SH_HD inline float exp_normal(float x) {
-#if defined(__CUDA_ARCH__)
-  return ::expf(x);
+  return vmath::exp(x);  // CUDA's exp or expf
 #else
   return detail::exp_normal_host(x);
 #endif
