@@ -344,8 +344,7 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
     Ahead next;  // the next row's Pe and phi_old (with its x neighbours)
     if (j + 1 < t.j1 + rim)
       next = {f.Pe.p + o + f.Pe.sy - 1, f.phi_old.p + o + f.Pe.sy - 1, t.n + 2, false};
-    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)),
-                    next);
+    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)), next);
     for (const std::ptrdiff_t x : {o - 1, o + t.n})
       ends.P[m] = f.Pe.p[x], ends.old[m] = f.phi_old.p[x], ++m;
   }
