@@ -2,8 +2,9 @@
 // exp and tanh that the CPU's row loops vectorise. libm's are calls, and a loop with a call stays
 // scalar (one cell at a time, every other operation of the cell included); these are arithmetic
 // and selects only, inlined, so a row of cells runs as vectors. They give the same bits in every
-// lane, in a loop's scalar remainder and on any instruction set (no FMA contraction: CMakeLists),
-// so a cell's result does not depend on where a row or a rank's block begins. Accuracy: exp within
+// lane, in a loop's scalar remainder and on any instruction set the build runs on (no FMA
+// contraction, CMakeLists; the multiply-adds below are fused explicitly, see madd), so a cell's
+// result does not depend on where a row or a rank's block begins. Accuracy: exp within
 // one ulp of libm's, tanh within two, the float exp within about one float ulp
 // (tests/core/vector_math_test.cpp), so results change from libm's within rounding. On the GPU they
 // are CUDA's own functions.
@@ -18,12 +19,26 @@ namespace staghorn::vmath {
 
 namespace detail {
 
+// a b + c, fused where the build's baseline has FMA (x86-64-v3, the default; every clone of a row
+// loop then fuses too: the same bits in every lane and clone), else separately rounded. Fused, a
+// multiply-add is one instruction and one rounding instead of two of each: the exp's series and
+// reduction are chains of them, and the row loops that call exp are bound by such chains.
+template <class T>
+inline T madd(T a, T b, T c) {
+#if defined(__FMA__) || defined(__aarch64__)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 // What exp_host needs of a floating type: the unsigned integer of its size, the width of its
 // significand and its exponent bias, 1.5 * 2^digits (adding it to a value of magnitude below
 // 2^(digits - 1) rounds it to an integer, held in the low bits of the sum's significand: round to
 // nearest even, in any vector lane), the Cody and Waite split of ln2 (the first part with zeros
 // in its low bits, so that n ln2_hi is exact), the arguments beyond which e^x is inf or rounds to
-// 0, and tail(r) = (e^r - 1 - r) / r^2 for |r| <= ln2 / 2 (separately rounded multiply-adds).
+// 0, the smallest whose e^x is normal (about), and tail(r) = (e^r - 1 - r) / r^2 for |r| <= ln2 / 2
+// (separately rounded multiply-adds).
 template <class T>
 struct ExpTraits;
 
@@ -35,10 +50,10 @@ struct ExpTraits<double> {
   static constexpr double kLog2e = 1.4426950408889634074;
   static constexpr double kLn2Hi = 6.93147180369123816490e-01;
   static constexpr double kLn2Lo = 1.90821492927058770002e-10;
-  static constexpr double kMax = 709.8, kMin = -746.0;
+  static constexpr double kMax = 709.8, kMin = -746.0, kMinNormal = -708.0;
   // Taylor to degree 13 (core/exp_series.hpp) by Estrin's scheme: within an ulp of libm's exp.
   static double tail(double r) {
-    return exp_series_tail_estrin(r, [](double a, double b, double c) { return a * b + c; });
+    return exp_series_tail_estrin(r, [](double a, double b, double c) { return madd(a, b, c); });
   }
 };
 
@@ -50,15 +65,15 @@ struct ExpTraits<float> {
   static constexpr float kLog2e = 1.44269504f;
   static constexpr float kLn2Hi = 0.693359375f;
   static constexpr float kLn2Lo = -2.12194440e-4f;
-  static constexpr float kMax = 89.0f, kMin = -104.0f;
+  static constexpr float kMax = 89.0f, kMin = -104.0f, kMinNormal = -86.0f;
   // Cephes' expf polynomial (degree 5): within about one float ulp.
   static float tail(float r) {
     float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    return p * r + 5.0000001201e-1f;
+    p = madd(p, r, 1.3981999507e-3f);
+    p = madd(p, r, 8.3334519073e-3f);
+    p = madd(p, r, 4.1665795894e-2f);
+    p = madd(p, r, 1.6666665459e-1f);
+    return madd(p, r, 5.0000001201e-1f);
   }
 };
 
@@ -84,19 +99,39 @@ inline T pow2(T n) {
   return from_bits<T>((i + E::kBias) << E::kSignificand);
 }
 
+// e^x = 2^n p for x within the bounds: n = round(x / ln2), p = e^r, x = n ln2 + r, |r| <= ln2 / 2
+// (to rounding).
+template <class T>
+struct ExpParts {
+  T n, p;
+};
+template <class T>
+inline ExpParts<T> exp_parts(T x) {
+  using E = ExpTraits<T>;
+  const T n = madd(x, E::kLog2e, E::kShift) - E::kShift;
+  const T r = madd(-n, E::kLn2Lo, madd(-n, E::kLn2Hi, x));
+  return {n, T(1) + madd(r * r, E::tail(r), r)};
+}
+
 template <class T>
 inline T exp_host(T x) {
   using E = ExpTraits<T>;
-  // x = n ln2 + r with |r| <= ln2 / 2, e^x = 2^n e^r; NaN passes through the bounds (both
-  // comparisons are false).
-  const T xc = x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x;
-  const T n = (xc * E::kLog2e + E::kShift) - E::kShift;
-  const T r = (xc - n * E::kLn2Hi) - n * E::kLn2Lo;
-  const T p = T(1) + (r + r * r * E::tail(r));
+  // NaN passes through the bounds (both comparisons are false).
+  const ExpParts<T> e = exp_parts(x > E::kMax ? E::kMax : x < E::kMin ? E::kMin : x);
   // 2^n as two factors, each a normal number over the whole range of n: the product rounds once,
   // into the subnormals or to inf where e^x does.
-  const T n1 = (n * T(0.5) + E::kShift) - E::kShift;
-  return p * pow2(n1) * pow2(n - n1);
+  const T n1 = (e.n * T(0.5) + E::kShift) - E::kShift;
+  return e.p * pow2(n1) * pow2(e.n - n1);
+}
+
+// exp_host where x >= kMinNormal (its bits), e^kMinNormal below: no subnormal results, so one
+// scaling: 2p (exact) by 2^(n-1), a normal number from kMinNormal to kMax (2^n is not at kMax),
+// rounded once: to inf where e^x overflows, exactly p 2^n elsewhere.
+template <class T>
+inline T exp_normal_host(T x) {
+  using E = ExpTraits<T>;
+  const ExpParts<T> e = exp_parts(x > E::kMax ? E::kMax : x < E::kMinNormal ? E::kMinNormal : x);
+  return (e.p * T(2)) * pow2(e.n - T(1));
 }
 
 // tanh(|x|) / |x| - 1 over u = x^2 for |x| < 0.625 (a Chebyshev fit of degree 11 in u, error below
@@ -141,6 +176,18 @@ SH_HD inline float exp(float x) {
   return ::expf(x);
 #else
   return detail::exp_host(x);
+#endif
+}
+
+// e^x, but e^-708 (float: e^-86) for smaller x: never a subnormal, which costs the CPU's exp a
+// second scaling. For where only 1 + e^x matters (1 + e^-708 is 1, as is 1 + any smaller e^x) or
+// x is bounded below anyway. On the GPU, CUDA's exp.
+template <class T>  // double or float
+SH_HD inline T exp_normal(T x) {
+#if defined(__CUDA_ARCH__)
+  return vmath::exp(x);  // CUDA's exp or expf
+#else
+  return detail::exp_normal_host(x);
 #endif
 }
 

@@ -129,8 +129,14 @@ struct Coefficients {
   // pseudo-step's inputs at the cell.
   template <int N = -1>
   SH_HD void add_cell(real phi_old_c, real P_c, CellEval& e) const {
+    add_cell<N>(phi_old_c, P_c, step_weakening(P_c), e);
+  }
+  // The same with the pseudo-step's switch w_step = step_weakening(P_c) at hand (a kernel that
+  // computes it in a loop of its own).
+  template <int N = -1>
+  SH_HD void add_cell(real phi_old_c, real P_c, real w_step, CellEval& e) const {
     add_compaction(phi_old_c, P_c, e);
-    e.r = compaction_coefficient(e.phi, P_c);
+    e.r = mat.compaction_coefficient(e.phi, P_c, w_step);
     e.dkdphi = permeability_slope<N>(e.phi);
   }
 

@@ -15,10 +15,11 @@ namespace staghorn::hydromech {
 // The compaction/decompaction switch 1 + (R - 1) (1 - tanh y) / 2, y = Pe / smoothing, written as
 // the logistic 1 + (R - 1) / (1 + e^2y): one exp and one division (tanh costs an exp, a division
 // and a polynomial), and no cancellation in 1 - tanh y where tanh nears 1. T: double for the
-// physics, float for the pseudo-step.
+// physics, float for the pseudo-step. exp_normal: e^2y enters only as 1 + e^2y, which is 1 for
+// e^2y below e^-708 (float: e^-86) whether or not it is subnormal, so the same switch.
 template <class T>
 SH_HD inline T smooth_switch(T R, T y) {
-  return T(1) + (R - T(1)) / (T(1) + vmath::exp(y + y));
+  return T(1) + (R - T(1)) / (T(1) + vmath::exp_normal(y + y));
 }
 
 // x^m for 0 <= m < 16 by branch-free binary powering (m known: a handful of multiplies).
@@ -77,7 +78,8 @@ struct Material {
   }
   SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
     const real x = dt * Pe * w * reta0;
-    return m == 0 ? phi_old - x : phi_old * vmath::exp(fmax(-x * rphi0, real(-kMaxDecay)));
+    // exp_normal: the exponent is at least -kMaxDecay, so exp's own bits.
+    return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(fmax(-x * rphi0, real(-kMaxDecay)));
   }
 
   // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean

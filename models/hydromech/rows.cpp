@@ -65,15 +65,17 @@ class Planes {
 
 // What a row's update keeps of each cell for the cells that need optimal_step's large-a branch
 // (a >= pt::kFloatSafe: here only where a value is not finite), which are redone after the row.
+// The row's update loops also hand each other their values through it: the pseudo-step's switch
+// (w), and the residual and step_arguments (R, a, b, dt).
 struct StepKept {
-  std::vector<real> v, R, a, dt;  // dPe/dtau before the update, the residual, step_arguments
+  std::vector<real> v, R, a, b, dt, w;  // dPe/dtau before the update, R, step_arguments, w
   std::vector<float> damp;
-  explicit StepKept(int n) : v(n), R(n), a(n), dt(n), damp(n) {}
+  explicit StepKept(int n) : v(n), R(n), a(n), b(n), dt(n), w(n), damp(n) {}
   struct Row {
-    real *v, *R, *a, *dt;
+    real *v, *R, *a, *b, *dt, *w;
     float* damp;
   };
-  Row row() { return {v.data(), R.data(), a.data(), dt.data(), damp.data()}; }
+  Row row() { return {v.data(), R.data(), a.data(), b.data(), dt.data(), w.data(), damp.data()}; }
 };
 
 // The cells beside a plane's rows along x (x = -1 and n of each row), gathered: their porosity in
@@ -99,18 +101,51 @@ struct Buffers {
 // the residual of every cell into a field (the step's volume balance).
 enum class Pass { iterate, max_residual, residual_field };
 
+// Asks for the cache lines of n values from p (read: for_write false; read and written: true).
+// The kernel's streams (Pe and phi_old of the plane ahead, dPe/dtau and Pe_new of the rows being
+// updated) come from L3 or memory once per iteration, a row at a time between long arithmetic
+// loops: asked for a row ahead, they arrive while the row before is computed instead of stalling
+// the loop that first reads (or writes) them.
+inline void prefetch_row(const real* p, int n, bool for_write) {
+  if (!p) return;
+  constexpr int kLine = 64 / sizeof(real);
+  for (int x = 0; x < n + kLine; x += kLine) {
+    if (for_write)
+      __builtin_prefetch(p + x, 1, 3);
+    else
+      __builtin_prefetch(p + x, 0, 3);
+  }
+}
+
+// The rows a row function asks for (prefetch_row) before its first and before its second loop
+// (none where null): one row of one array at a time, as a burst of both arrays' lines waited for
+// free line-fill buffers (the prefetches themselves stalled).
+struct Ahead {
+  const real *first = nullptr, *second = nullptr;
+  int n = 0;
+  bool for_write = false;
+};
+
 // The row loops. Each takes its own copies of the coefficients and views: the compiler then knows
 // that the stores cannot change them and keeps them in registers.
 
 // phi = phi(phi_old, Pe) and k(phi) of n cells (P, old: their Pe and phi_old): the generic
-// kernel's porosity of a stencil point, here once per cell.
+// kernel's porosity of a stencil point, here once per cell. Two loops: the switch w(Pe) first
+// (into phi, as scratch), then the porosity from it (Material::porosity with w at hand: the same
+// bits). In one loop each cell's exp, division and second exp form one dependency chain longer
+// than the out-of-order window overlaps between vectors of cells; split, each loop's chain is
+// half as long.
 template <int N>
 SH_HOST_CLONES void porosity_row(const Coefficients& coef, const real* P, const real* old, int n,
-                                 real* phi, real* k) {
+                                 real* phi, real* k, const Ahead& ahead = {}) {
   const Coefficients co = coef;
+  prefetch_row(ahead.first, ahead.n, ahead.for_write);
+#pragma omp simd
+  for (int x = 0; x < n; ++x) phi[x] = co.mat.weakening_factor(P[x]);
+  prefetch_row(ahead.second, ahead.n, ahead.for_write);
 #pragma omp simd
   for (int x = 0; x < n; ++x) {
-    const real f = co.mat.porosity(old[x], P[x], co.dt);
+    const real f = co.mat.porosity(old[x], P[x], phi[x], co.dt);
     phi[x] = f;
     k[x] = co.permeability<N>(f);
   }
@@ -194,22 +229,29 @@ inline CellEval faces_of_cell(const Coefficients& co, const RowInputs& in, const
   return e;
 }
 
-// Cell x of a row: its faces, the cell's terms and the damped update of Pe and dPe/dtau with the
-// fast pseudo-step, and what a redo with the large-a branch would need (into kept). Outputs
-// through pointers only: GCC (12) vectorises the row loop only when its body has no local struct
-// (one returned or modified through a reference becomes an array the vectoriser cannot take) and
-// no reduction beside the branches of the cell's arithmetic (the switches, m = 0 or 1).
+// Cell x of a row: its faces and the cell's terms, into kept: the residual and the pseudo-step's
+// arguments (kept.w holds the cell's pseudo-step switch). Outputs through pointers only: GCC (12)
+// vectorises the row loop only when its body has no local struct (one returned or modified
+// through a reference becomes an array the vectoriser cannot take) and no reduction beside the
+// branches of the cell's arithmetic (the switches, m = 0 or 1).
 template <int Dim, int N>
-inline void update_cell(const Coefficients& co, const RowInputs& in, const RowFaces& f,
-                        const real* P, const real* old, real* v, real* out,
-                        const StepKept::Row& kept, std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
+inline void step_inputs(const Coefficients& co, const RowInputs& in, const RowFaces& f,
+                        const real* P, const real* old, const StepKept::Row& kept,
+                        std::ptrdiff_t sy, std::ptrdiff_t sz, int x) {
   CellEval e = faces_of_cell<Dim>(co, in, f, P, sy, sz, x);
-  co.add_cell<N>(old[x], P[x], e);
+  co.add_cell<N>(old[x], P[x], kept.w[x], e);
   const pt::StepArguments s = co.step_arguments(e);
-  const pt::FloatStep st = pt::float_step(s.a, s.b, co.cfl);
+  kept.R[x] = e.R, kept.a[x] = s.a, kept.b[x] = s.b, kept.dt[x] = s.dt;
+}
+
+// Cell x of a row: the damped update of Pe and dPe/dtau with the fast pseudo-step from kept's
+// residual and arguments, and what a redo with the large-a branch would need (into kept).
+inline void advance_cell(float cfl, const real* P, real* v, real* out, const StepKept::Row& kept,
+                         int x) {
+  const pt::FloatStep st = pt::float_step(kept.a[x], kept.b[x], cfl);
   real vx = kept.v[x] = v[x];
-  kept.R[x] = e.R, kept.a[x] = s.a, kept.dt[x] = s.dt, kept.damp[x] = st.damp;
-  out[x] = pt::advance(P[x], e.R, vx, pt::float_safe_step(st, s.dt));
+  kept.damp[x] = st.damp;
+  out[x] = pt::advance(P[x], kept.R[x], vx, pt::float_safe_step(st, kept.dt[x]));
   v[x] = vx;
 }
 
@@ -224,10 +266,15 @@ inline real residual(const Coefficients& co, const RowInputs& in, const RowFaces
 
 // The update of the n cells of a row from offset o: x faces first, then each cell from its faces.
 // The pseudo-steps skip optimal_step's large-a branch (a division in every lane): redo_large
-// redoes the cells that need it from the values kept.
+// redoes the cells that need it from the values kept. Three loops (the pseudo-step's switch, the
+// faces and step arguments, the step and update) instead of one: a cell's whole chain (exp,
+// division, faces, the double division, float division and square root) was longer than the
+// out-of-order window overlaps between vectors of cells; the same operations on the same values,
+// so the same bits.
 template <int Dim, int N>
 SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, std::ptrdiff_t o,
-                               int n, const RowInputs& in_, const RowFaces& faces, StepKept& kept) {
+                               int n, const RowInputs& in_, const RowFaces& faces, StepKept& kept,
+                               const Ahead& ahead) {
   const Coefficients co = coef;
   const Fields f = fields;
   const RowInputs in = in_;
@@ -239,8 +286,14 @@ SH_HOST_CLONES void update_row(const Coefficients& coef, const Fields& fields, s
   const std::ptrdiff_t sy = f.Pe.sy, sz = f.Pe.sz;
   const StepKept::Row k = kept.row();
   faces_between(co, P - 1, in.k - 1, P, in.k, n + 1, 0, rf.x);
+  prefetch_row(ahead.first, ahead.n, ahead.for_write);
 #pragma omp simd
-  for (int x = 0; x < n; ++x) update_cell<Dim, N>(co, in, rf, P, old, v, out, k, sy, sz, x);
+  for (int x = 0; x < n; ++x) k.w[x] = co.step_weakening(P[x]);
+  prefetch_row(ahead.second, ahead.n, ahead.for_write);
+#pragma omp simd
+  for (int x = 0; x < n; ++x) step_inputs<Dim, N>(co, in, rf, P, old, k, sy, sz, x);
+#pragma omp simd
+  for (int x = 0; x < n; ++x) advance_cell(co.cfl, P, v, out, k, x);
 }
 
 // R of the n cells of a row from offset o into out[0 .. n) (the generic CellResidual's R: the
@@ -288,7 +341,10 @@ inline void porosity_plane(const Coefficients& co, const Fields& f, const Tile& 
   int m = 0;
   for (int j = t.j0 - rim; j < t.j1 + rim; ++j) {
     const std::ptrdiff_t o = f.Pe.offset(t.i0, j, k);
-    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)));
+    Ahead next;  // the next row's Pe and phi_old (with its x neighbours)
+    if (j + 1 < t.j1 + rim)
+      next = {f.Pe.p + o + f.Pe.sy - 1, f.phi_old.p + o + f.Pe.sy - 1, t.n + 2, false};
+    porosity_row<N>(co, f.Pe.p + o, f.phi_old.p + o, t.n, p.phi(w, t.jj(j)), p.k(w, t.jj(j)), next);
     for (const std::ptrdiff_t x : {o - 1, o + t.n})
       ends.P[m] = f.Pe.p[x], ends.old[m] = f.phi_old.p[x], ++m;
   }
@@ -340,7 +396,9 @@ void update_plane(const Coefficients& co, const Fields& f, const Tile& t, int k,
     } else if constexpr (What == Pass::residual_field) {
       residual_row<Dim>(co, f, o, t.n, in, faces, f.Pe_new.p + o);
     } else {
-      update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept);
+      Ahead next;  // the next row's dPe/dtau and Pe_new
+      if (j + 1 < t.j1) next = {f.dPedtau.p + o + f.Pe.sy, f.Pe_new.p + o + f.Pe.sy, t.n, true};
+      update_row<Dim, N>(co, f, o, t.n, in, faces, b.kept, next);
       redo_large(co, f, o, t.n, b.kept);
       fill_row_end_ghosts(f.ghosts, f.Pe_new.p + o, t.n);
     }

@@ -55,6 +55,31 @@ TEST(VectorMath, ExpWithinAnUlpOfLibm) {
   }
 }
 
+// exp_normal: exp's bits from e^-708 (float: e^-86) on, e^-708 below, inf where exp is inf.
+TEST(VectorMath, ExpNormalIsExpAboveTheSmallestNormal) {
+  std::mt19937_64 gen(5);
+  std::uniform_real_distribution<double> u(-708, 709.78);
+  std::uniform_real_distribution<float> uf(-86, 88.7f);
+  long long differ = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double x = u(gen);
+    const float xf = uf(gen);
+    differ += !same_bits(vmath::exp_normal(x), vmath::exp(x));
+    differ += vmath::exp_normal(xf) != vmath::exp(xf);
+  }
+  EXPECT_EQ(differ, 0);
+  for (const double x : {-708.0, -50.0, 0.0, 1.0, 709.0, 709.78})
+    EXPECT_TRUE(same_bits(vmath::exp_normal(x), vmath::exp(x))) << x;
+  EXPECT_TRUE(same_bits(vmath::exp_normal(-709.0), vmath::exp(-708.0)));
+  EXPECT_TRUE(same_bits(vmath::exp_normal(-kInf), vmath::exp(-708.0)));
+  EXPECT_TRUE(same_bits(vmath::exp_normal(709.79), kInf));
+  EXPECT_TRUE(same_bits(vmath::exp_normal(kInf), kInf));
+  EXPECT_TRUE(std::isnan(vmath::exp_normal(kNaN)));
+  EXPECT_EQ(vmath::exp_normal(-100.0f), vmath::exp(-86.0f));
+  EXPECT_EQ(vmath::exp_normal(89.0f), std::numeric_limits<float>::infinity());
+  EXPECT_GE(vmath::exp_normal(-86.0f), std::numeric_limits<float>::min());
+}
+
 TEST(VectorMath, ExpSpecialValues) {
   EXPECT_TRUE(same_bits(vmath::exp(0.0), 1.0));
   EXPECT_TRUE(same_bits(vmath::exp(-0.0), 1.0));
@@ -128,20 +153,23 @@ TEST(VectorMath, VectorLanesGiveTheScalarBits) {
   std::uniform_real_distribution<double> u(-40, 40);
   std::vector<double> x(4099), e(x.size()), t(x.size());
   std::vector<float> ef(x.size());
+  std::vector<double> en(x.size());
   for (double& v : x) v = u(gen);
 #pragma omp simd
   for (std::size_t i = 0; i < x.size(); ++i) {
     e[i] = vmath::exp(x[i]);
     t[i] = vmath::tanh(x[i]);
     ef[i] = vmath::exp(static_cast<float>(x[i]));
+    en[i] = vmath::exp_normal(x[i]);
   }
   double (*volatile exp1)(double) = [](double v) { return vmath::exp(v); };
   double (*volatile tanh1)(double) = [](double v) { return vmath::tanh(v); };
   float (*volatile expf1)(float) = [](float v) { return vmath::exp(v); };
+  double (*volatile expn1)(double) = [](double v) { return vmath::exp_normal(v); };
   long long differ = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
     differ += !same_bits(e[i], exp1(x[i])) + !same_bits(t[i], tanh1(x[i])) +
-              !same_bits(ef[i], expf1(static_cast<float>(x[i])));
+              !same_bits(ef[i], expf1(static_cast<float>(x[i]))) + !same_bits(en[i], expn1(x[i]));
   EXPECT_EQ(differ, 0);
 }
 
