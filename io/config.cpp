@@ -101,7 +101,7 @@ struct PathStep {
   std::vector<int> indices;
 };
 
-// "a.b[0].c" as steps; an empty string where the path is malformed, with `why`.
+// "a.b[0].c" as steps; none where the path is malformed, with `why` saying how.
 std::vector<PathStep> parse_path(const std::string& path, std::string& why) {
   std::vector<PathStep> steps;
   std::stringstream ss(path);
