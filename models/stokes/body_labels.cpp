@@ -65,16 +65,16 @@ struct NextLabel {
   }
 };
 
-// The body's box and its core's (the cells above the seed threshold), each as the largest global
-// index and the largest negated one per axis, and its largest viscosity, in one pass.
+// The body's box and its solid part's (its cells above `solid`), each as the largest global index
+// and the largest negated one per axis, and its largest viscosity, in one pass.
 struct BoxOf {
   View label, mu;
-  real id, seed;
+  real id, solid;
   Int3 offset;
   SH_HD Terms<13> operator()(int i, int j, int k) const {
     Terms<13> t;
     const bool in = label(i, j, k) == id;
-    const bool core = in && mu(i, j, k) > seed;
+    const bool core = in && mu(i, j, k) > solid;
     const real none = -std::numeric_limits<real>::infinity();
     const int g[3] = {offset.x + i, offset.y + j, offset.z + k};
     for (int a = 0; a < 3; ++a) {
@@ -127,6 +127,12 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
   // seed, then as the widest rim grown around one.
   spread(dec, ex, label, scratch, mu_max, threshold, false, exchange);
   spread(dec, ex, label, scratch, mu_max, threshold, true, exchange);
+  // A body's walls are those its solid part reaches: the cells above the geometric mean of the
+  // seed threshold and the stiffest cell (a smoothed inclusion's tail above the seed reaches a
+  // wall several cells before the inclusion itself does).
+  const real stiffest =
+      static_cast<real>(comm.max(reduce(ex, layout.interior(), MaxOp{}, ValueAt{mu.view()})));
+  const real solid = std::sqrt(seed * stiffest);
   std::vector<StiffBody> bodies;
   real after = 0;
   for (;;) {
@@ -135,7 +141,7 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
     if (!(next > -std::numeric_limits<real>::infinity())) break;
     after = -next;
     const std::array<double, 13> local = reduce_each<13>(
-        ex, layout.interior(), MaxOp{}, BoxOf{label.view(), mu.view(), after, seed, dec.offset()});
+        ex, layout.interior(), MaxOp{}, BoxOf{label.view(), mu.view(), after, solid, dec.offset()});
     const std::vector<double> box = comm.max(std::vector<double>(local.begin(), local.end()));
     StiffBody b{after, {0, 0, 0}, {1, 1, 1}, static_cast<real>(box[12]), 0};
     bool wraps = false;
@@ -143,8 +149,8 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
       b.lo[a] = static_cast<int>(-box[3 + a]);
       b.hi[a] = static_cast<int>(box[a]) + 1;
       wraps = wraps || (g.periodic[a] && b.lo[a] == 0 && b.hi[a] == g.n[a]);
-      // The walls its core reaches: a rim grown to a wall leaves the body free to move along it
-      // (the matrix between them is soft, and the wall's faces stay held).
+      // The walls its solid part reaches: a rim or smoothing tail grown to a wall leaves the body
+      // free to move along it (the cells between them are soft; the wall's faces stay held).
       const int core_lo = static_cast<int>(-box[9 + a]);
       const int core_hi = static_cast<int>(box[6 + a]) + 1;
       if (!g.periodic[a])

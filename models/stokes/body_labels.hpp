@@ -21,7 +21,7 @@ struct StiffBody {
   real id;         // the label of its cells: 1 + the global linear index of its first cell
   Int3 lo, hi;     // its box in global cells (hi exclusive)
   real mu_peak;    // its largest cell viscosity
-  unsigned walls;  // bit s: its core (its seed cells) reaches wall s (x_lo, x_hi, y_lo, y_hi, ...)
+  unsigned walls;  // bit s: its solid part reaches wall s (x_lo, x_hi, y_lo, y_hi, z_lo, z_hi)
 };
 
 // Writes into `label` (a cell field; halos exchanged, ghosts beyond walls 0) the id of the body

@@ -251,6 +251,30 @@ TEST(RigidBody, DiscWhoseRimReachesAWallKeepsItsModes) {
   EXPECT_LE(it, 50 * 128);
 }
 
+// The same disc 0.055 above the wall (6.6 cells): the tail of its smoothing above the seed
+// threshold (1e3 x the matrix) reaches the wall, its solid part (above the geometric mean of that
+// threshold and its peak) does not, so it keeps every mode and rises in 5500 iterations; with its
+// walls taken from the tail it took 17300.
+TEST(RigidBody, DiscWhoseSmoothingTailReachesAWallKeepsItsModes) {
+  io::json c = strong_config(128);
+  c["stokes"]["inclusion"]["viscosity"] = 1e6;
+  c["stokes"]["inclusion"]["center"] = {0.5, 0.205, 0.5};
+  c["solver"]["max_iter"] = 60 * 128;
+  StokesRun r(c);
+  const stokes::RigidBodies& b = bodies_of(r);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b.body(0).walls, 0u);
+  const long long it = r.solve();
+  RecordProperty("iterations", std::to_string(it));
+  for (const auto& e : r.model->residuals()) EXPECT_LE(e.norm, 1e-6) << e.equation;
+  EXPECT_LE(it, 50 * 128);
+  // On the wall (centre 0.14: the disc 1.3 cells away), its walls hold it along their normal.
+  c["stokes"]["inclusion"]["center"] = {0.5, 0.14, 0.5};
+  StokesRun on_wall(c);
+  ASSERT_EQ(bodies_of(on_wall).size(), 1u);
+  EXPECT_EQ(bodies_of(on_wall).body(0).walls, 1u << 2);  // y_lo
+}
+
 // The benchmark's 14 inclusions (as above, seed 1869) 10^6 times stiffer, smoothed geometrically
 // (10 passes over log mu: the arithmetic passes bridge these small grids' inclusions into
 // non-rigid blobs), rising and in pure shear, at 63^2, 95^2 and 191^2: converged to the
