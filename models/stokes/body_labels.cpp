@@ -74,14 +74,14 @@ struct BoxOf {
   SH_HD Terms<13> operator()(int i, int j, int k) const {
     Terms<13> t;
     const bool in = label(i, j, k) == id;
-    const bool core = in && mu(i, j, k) > solid;
+    const bool solid_cell = in && mu(i, j, k) > solid;
     const real none = -std::numeric_limits<real>::infinity();
     const int g[3] = {offset.x + i, offset.y + j, offset.z + k};
     for (int a = 0; a < 3; ++a) {
       t.v[a] = in ? real(g[a]) : none;
       t.v[3 + a] = in ? -real(g[a]) : none;
-      t.v[6 + a] = core ? real(g[a]) : none;
-      t.v[9 + a] = core ? -real(g[a]) : none;
+      t.v[6 + a] = solid_cell ? real(g[a]) : none;
+      t.v[9 + a] = solid_cell ? -real(g[a]) : none;
     }
     t.v[12] = in ? mu(i, j, k) : none;
     return t;
@@ -108,7 +108,7 @@ void spread(const Decomposition& dec, Exec ex, Field& label, Field& scratch, con
 
 std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, const Field& mu,
                                           const Field& mu_max, real seed, real threshold,
-                                          Field& label,
+                                          real solid, Field& label,
                                           const std::function<void(Field&)>& exchange) {
   const Grid& g = dec.grid();
   const Layout& layout = label.layout();
@@ -127,12 +127,6 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
   // seed, then as the widest rim grown around one.
   spread(dec, ex, label, scratch, mu_max, threshold, false, exchange);
   spread(dec, ex, label, scratch, mu_max, threshold, true, exchange);
-  // A body's walls are those its solid part reaches: the cells above the geometric mean of the
-  // seed threshold and the stiffest cell (a smoothed inclusion's tail above the seed reaches a
-  // wall several cells before the inclusion itself does).
-  const real stiffest =
-      static_cast<real>(comm.max(reduce(ex, layout.interior(), MaxOp{}, ValueAt{mu.view()})));
-  const real solid = std::sqrt(seed * stiffest);
   std::vector<StiffBody> bodies;
   real after = 0;
   for (;;) {
@@ -151,11 +145,11 @@ std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, con
       wraps = wraps || (g.periodic[a] && b.lo[a] == 0 && b.hi[a] == g.n[a]);
       // The walls its solid part reaches: a rim or smoothing tail grown to a wall leaves the body
       // free to move along it (the cells between them are soft; the wall's faces stay held).
-      const int core_lo = static_cast<int>(-box[9 + a]);
-      const int core_hi = static_cast<int>(box[6 + a]) + 1;
+      const int solid_lo = static_cast<int>(-box[9 + a]);
+      const int solid_hi = static_cast<int>(box[6 + a]) + 1;
       if (!g.periodic[a])
         b.walls |=
-            (core_lo == 0 ? 1u << (2 * a) : 0u) | (core_hi == g.n[a] ? 1u << (2 * a + 1) : 0u);
+            (solid_lo == 0 ? 1u << (2 * a) : 0u) | (solid_hi == g.n[a] ? 1u << (2 * a + 1) : 0u);
     }
     if (!wraps) bodies.push_back(b);
   }

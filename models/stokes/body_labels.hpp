@@ -26,12 +26,12 @@ struct StiffBody {
 
 // Writes into `label` (a cell field; halos exchanged, ghosts beyond walls 0) the id of the body
 // each cell belongs to, 0 outside every body: seeds are cells with mu > seed, grown over cells
-// with mu_max > threshold. Returns the bodies that do not wrap around a periodic axis (they would
-// have no single centre), in ascending id, the same list on every rank. `exchange` fills a cell
-// field's halos.
+// with mu_max > threshold; a body's walls are those its cells with mu > solid reach. Returns the
+// bodies that do not wrap around a periodic axis (they would have no single centre), in ascending
+// id, the same list on every rank. `exchange` fills a cell field's halos.
 std::vector<StiffBody> label_stiff_bodies(const Decomposition& dec, Exec ex, const Field& mu,
                                           const Field& mu_max, real seed, real threshold,
-                                          Field& label,
+                                          real solid, Field& label,
                                           const std::function<void(Field&)>& exchange);
 
 }  // namespace staghorn::stokes

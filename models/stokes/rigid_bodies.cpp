@@ -41,9 +41,13 @@ void Stokes::set_rigid_bodies() {
   const real threshold = opt_.rigid_bodies.threshold * matrix;
   if (!(stiffest > threshold)) return;
   const real seed = std::fmax(std::sqrt(matrix * stiffest), threshold);
+  // A body's walls are those its solid part reaches: the cells above the geometric mean of the
+  // seed threshold and the stiffest cell (a smoothed inclusion's tail above the seed reaches a
+  // wall several cells before the inclusion itself does).
+  const real solid = std::sqrt(seed * stiffest);
   if (!body_label_) body_label_.emplace("body", Location::cell, layout_, ex_.backend());
   const std::vector<StiffBody> bodies =
-      label_stiff_bodies(dec_, ex_, mu_, mu_max_, seed, threshold, *body_label_,
+      label_stiff_bodies(dec_, ex_, mu_, mu_max_, seed, threshold, solid, *body_label_,
                          [&](Field& f) { halo_.exchange({&f}); });
   // Each body's rigid modes move with the pseudo-inertia of its rim, along the modes its walls
   // allow.
