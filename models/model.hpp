@@ -1,5 +1,4 @@
 #pragma once
-#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -37,8 +36,8 @@ struct ModelContext {
 using Diagnostic = std::pair<std::string, real>;
 
 // Within a step, at each convergence check of an iterative solve: the iterations so far and the
-// residual the tolerance measures.
-using IterationWatch = std::function<void(long long iterations, double residual)>;
+// residuals (pt::Solver::Watch).
+using IterationWatch = pt::Solver::Watch;
 
 // A physical model: its fields, one physical time step, and what it reports. Models never call MPI
 // or CUDA directly; they work through core (for_each, HaloExchange, reductions) and a solver.

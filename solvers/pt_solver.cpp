@@ -30,6 +30,12 @@ std::string retried(const SolveReport& r) {
   return r.retries ? " (pseudo-step halved " + std::to_string(r.retries) + " times)" : "";
 }
 
+// The residuals with their start norms, as the reports give them.
+std::vector<Residual> with_starts(std::vector<Residual> r, const std::vector<Residual>& start) {
+  for (std::size_t e = 0; e < r.size(); ++e) r[e].start = start[e].norm;
+  return r;
+}
+
 }  // namespace
 
 void Options::add_to(io::Schema& s) {
@@ -122,21 +128,13 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
       done = done && r[e].norm <= target;
     }
     if (done) {
-      report.residuals = r;
-      for (std::size_t e = 0; e < r.size(); ++e) report.residuals[e].start = start[e].norm;
+      report.residuals = with_starts(r, start);
       return report;
     }
     if (it >= opt_.max_iter)
       throw NumericalError("pt solver: not converged after " + std::to_string(it) +
                            " iterations (residuals " + describe(r) + ")");
-    if (watch_) {
-      double measured = 0;
-      for (std::size_t e = 0; e < r.size(); ++e)
-        measured =
-            std::max(measured, opt_.relative ? (start[e].norm > 0 ? r[e].norm / start[e].norm : 0.0)
-                                             : r[e].norm);
-      watch_(report.iterations, measured);
-    }
+    if (watch_) watch_(report.iterations, with_starts(r, start));
     const int count = static_cast<int>(std::min<long long>(opt_.ncheck, opt_.max_iter - it));
     problem.iterate(count);
     report.iterations += count;

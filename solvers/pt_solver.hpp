@@ -64,8 +64,8 @@ struct SolveReport {
 class Solver {
  public:
   // At every check that does not end the solve: the iterations so far (retries' included) and
-  // the residual the tolerance measures (the largest norm, relative to its start if tol is).
-  using Watch = std::function<void(long long iterations, double residual)>;
+  // the residuals, with their start norms.
+  using Watch = std::function<void(long long iterations, const std::vector<Residual>& residuals)>;
 
   explicit Solver(Options opt) : opt_(opt) {}
   SolveReport solve(Problem& problem, real dt) const;

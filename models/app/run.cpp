@@ -241,9 +241,9 @@ std::vector<double> concat(std::vector<double> head, const std::vector<double>& 
   return head;
 }
 
-double max_residual(const StepReport& r) {
+double max_residual(const std::vector<pt::Residual>& residuals) {
   double m = 0;
-  for (const auto& e : r.residuals) m = std::max<double>(m, e.norm);
+  for (const auto& e : residuals) m = std::max<double>(m, e.norm);
   return m;
 }
 
@@ -256,10 +256,10 @@ io::ResidualMeasure residual_measure(const io::json& config) {
 }
 
 // The residual the progress line shows: the largest of what the tolerance measures.
-double measured_residual(const StepReport& r, const io::ResidualMeasure& m) {
-  if (m.name != "relative residual") return max_residual(r);
+double measured_residual(const std::vector<pt::Residual>& residuals, const io::ResidualMeasure& m) {
+  if (m.name != "relative residual") return max_residual(residuals);
   double worst = 0;
-  for (const auto& e : r.residuals) worst = std::max(worst, e.start > 0 ? e.norm / e.start : 0.0);
+  for (const auto& e : residuals) worst = std::max(worst, e.start > 0 ? e.norm / e.start : 0.0);
   return worst;
 }
 
@@ -487,8 +487,9 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     Model& m;
     ~Unwatch() { m.watch_iterations({}); }
   } unwatch{*model};
-  model->watch_iterations(
-      [&progress](long long it, double residual) { progress.iterating(it, residual); });
+  model->watch_iterations([&](long long it, const std::vector<pt::Residual>& residuals) {
+    progress.iterating(it, measured_residual(residuals, measure));
+  });
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     // Every step, before anything reports it: the first non-finite state ends the run.
@@ -500,10 +501,10 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     solve_seconds += seconds;
     const bool diagnose = st.step % rs.diagnostics_every == 0;
     if (diagnose) diagnostics = model->diagnostics();  // collective
-    const std::vector<double> cost{double(r.iterations), max_residual(r), seconds};
+    const std::vector<double> cost{double(r.iterations), max_residual(r.residuals), seconds};
     if (series) series->row(concat({double(st.step), st.time}, concat(cost, diagnostics)));
     if (nc_series && diagnose) nc_series->append(st.step, st.time, concat(cost, diagnostics));
-    progress.step(st.step, st.time, r.iterations, measured_residual(r, measure),
+    progress.step(st.step, st.time, r.iterations, measured_residual(r.residuals, measure),
                   cells * iterations);
     const std::string why = stop.due(comm, seconds);
     if (!why.empty()) throw StopNow{why, st};

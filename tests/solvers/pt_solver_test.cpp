@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -141,16 +142,17 @@ TEST(PtSolver, NanIsAnError) {
 }
 
 // The watch sees every check that does not end the solve: iterations in steps of ncheck, and the
-// residual the tolerance measures (here absolute: the norm itself), falling.
+// residuals with their start norms, the largest falling.
 TEST(PtSolver, TheWatchSeesEveryCheckBeforeTheLast) {
   Options o = options();
   o.relative = false;
   Solver solver(o);
   std::vector<long long> seen;
   std::vector<double> residuals;
-  solver.watch([&](long long it, double residual) {
+  solver.watch([&](long long it, const std::vector<Residual>& r) {
     seen.push_back(it);
-    residuals.push_back(residual);
+    residuals.push_back(std::max(r[0].norm, r[1].norm));
+    EXPECT_DOUBLE_EQ(r[0].start, 1.0);  // with its start norm
   });
   RisingFromRounding p;  // e^(-it / 10)
   const SolveReport r = solver.solve(p, 1);
