@@ -71,13 +71,37 @@ inline dim3 block_for(const Int3& e, unsigned threads) {
   return dim3(bx, by, threads / bx / by);
 }
 
+// Threads a functor asks to keep resident per SM (`static constexpr int kResidentThreads`): the
+// kernel is compiled for that many (__launch_bounds__), i.e. within 65536 / kResidentThreads
+// registers per thread. 0 (the default): no bound.
+template <class F, class = void>
+struct resident_threads_of {
+  static constexpr unsigned value = 0;
+};
+template <class F>
+struct resident_threads_of<F, std::void_t<decltype(F::kResidentThreads)>> {
+  static constexpr unsigned value = F::kResidentThreads;
+};
+
+template <class F, unsigned Threads, unsigned MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) for_each_bounded_kernel(Region r, F f) {
+  const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = r.lo.z + blockIdx.z * blockDim.z + threadIdx.z;
+  if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
+}
+
 template <class F>
 void launch(CUstream_st* stream, const Region& r, const F& f) {
   const Int3 e = r.extent();
-  const dim3 block = block_for(e, threads_of<F>::value);
+  constexpr unsigned threads = threads_of<F>::value, resident = resident_threads_of<F>::value;
+  const dim3 block = block_for(e, threads);
   const dim3 grid((e.x + block.x - 1) / block.x, (e.y + block.y - 1) / block.y,
                   (e.z + block.z - 1) / block.z);
-  for_each_kernel<<<grid, block, 0, stream>>>(r, f);
+  if constexpr (resident >= threads)
+    for_each_bounded_kernel<F, threads, resident / threads><<<grid, block, 0, stream>>>(r, f);
+  else
+    for_each_kernel<<<grid, block, 0, stream>>>(r, f);
   check_launch("for_each kernel launch");
 }
 

@@ -233,6 +233,10 @@ struct StoredIteration {
 template <int Dim, int N = -1>
 struct PairStoredIteration {
   static constexpr int kThreads = 128;  // 32 x 4 blocks (as diffusion's pairs kernel)
+  // With the usual exponent (N = 3), 1024 threads per SM, i.e. at most 64 registers: above that
+  // (72 with the logistic switch) fewer warps hide its loads (docs/performance.md, the 16-core
+  // host again). The general exponent's 90 would spill too much.
+  static constexpr int kResidentThreads = N == 3 ? 1024 : 0;
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
 
