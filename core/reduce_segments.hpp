@@ -4,7 +4,7 @@
 // f(i, j, k, out) calls out.add(s, terms) with a Terms<K> for every segment s (0 <= s < segments)
 // the cell contributes to; a cell may add to several segments, and to one segment several times.
 // One launch and one wait for all segments, where a reduce_each per segment would launch and wait
-// once per segment.
+// once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells.
 //
 // The CPU combines per-thread accumulators in thread order, so its results repeat bit for bit.
 // The GPU combines with atomics in no fixed order: its sums repeat bit for bit only where every
@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/cell_list.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
 
@@ -46,25 +47,43 @@ struct CombineInPlace {
   SH_HD void operator()(double* p, double v) const { *p = op(*p, v); }
 };
 
-template <int K, class Op, class F>
-std::vector<double> reduce_segments_host(const Region& r, int segments, Op op, const F& f) {
+// Per-thread accumulators that `visit(out)` fills (an OpenMP worksharing loop over the cells
+// inside), combined in thread order.
+template <int K, class Op, class Visit>
+std::vector<double> combine_threads(int segments, Op op, const Visit& visit) {
   const std::size_t count = static_cast<std::size_t>(segments) * K;
   std::vector<std::vector<double>> partial(omp_get_max_threads());
 #pragma omp parallel
   {
     std::vector<double> acc(count, Op::identity());
-    const Segments<K, CombineInPlace<Op>> out{acc.data(), {op}};
-    const F g = f;
-#pragma omp for collapse(2) schedule(static)
-    for (int k = r.lo.z; k < r.hi.z; ++k)
-      for (int j = r.lo.y; j < r.hi.y; ++j)
-        for (int i = r.lo.x; i < r.hi.x; ++i) g(i, j, k, out);
+    visit(Segments<K, CombineInPlace<Op>>{acc.data(), {op}});
     partial[omp_get_thread_num()] = std::move(acc);
   }
   std::vector<double> total(count, Op::identity());
   for (const std::vector<double>& p : partial)
     for (std::size_t n = 0; n < p.size(); ++n) total[n] = op(total[n], p[n]);
   return total;
+}
+
+template <int K, class Op, class F>
+std::vector<double> reduce_segments_host(const Region& r, int segments, Op op, const F& f) {
+  return combine_threads<K>(segments, op, [&](const auto& out) {
+    const F g = f;
+#pragma omp for collapse(2) schedule(static)
+    for (int k = r.lo.z; k < r.hi.z; ++k)
+      for (int j = r.lo.y; j < r.hi.y; ++j)
+        for (int i = r.lo.x; i < r.hi.x; ++i) g(i, j, k, out);
+  });
+}
+
+template <int K, class Op, class F>
+std::vector<double> reduce_segments_host(const CellList& list, int segments, Op op, const F& f) {
+  return combine_threads<K>(segments, op, [&](const auto& out) {
+    const F g = f;
+    const Int3* cells = list.data();
+#pragma omp for schedule(static)
+    for (long long c = 0; c < list.size(); ++c) g(cells[c].x, cells[c].y, cells[c].z, out);
+  });
 }
 
 #if defined(__CUDACC__)
@@ -112,30 +131,47 @@ __global__ void fill_identity_kernel(double* out, int count) {
     out[n] = Op::identity();
 }
 
-// Cells in a grid-stride loop along the region's linear index (x fastest: coalesced), each
+// The cells of a pass, by number: a region's in linear order (x fastest), or a list's.
+struct RegionCells {
+  Region r;
+  SH_HD long long size() const { return r.size(); }
+  SH_HD Int3 operator[](long long c) const {
+    const Int3 e = r.extent();
+    const long long row = c / e.x;
+    return {r.lo.x + static_cast<int>(c - row * e.x), r.lo.y + static_cast<int>(row % e.y),
+            r.lo.z + static_cast<int>(row / e.y)};
+  }
+};
+struct ListCells {
+  const Int3* cells;
+  long long n;
+  SH_HD long long size() const { return n; }
+  SH_HD Int3 operator[](long long c) const { return cells[c]; }
+};
+
+// The cells in a grid-stride loop (neighbouring threads on neighbouring cells: coalesced), each
 // block into its own shared accumulators (`shared`) that it then adds to `out`, or every cell
 // straight into `out`.
-template <int K, class Op, class F>
-__global__ void reduce_segments_kernel(Region r, int count, bool shared, Op op, F f, double* out) {
+template <int K, class Op, class Cells, class F>
+__global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f,
+                                       double* out) {
   extern __shared__ double local[];
   if (shared) {
     for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
     __syncthreads();
   }
   const GroupedSegments<K, Op> acc{shared ? local : out, op};
-  const Int3 e = r.extent();
-  const long long cells = r.size();
+  const long long n = cells.size();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < cells;
+  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < n;
        c += stride) {
-    const long long row = c / e.x;
-    f(r.lo.x + static_cast<int>(c - row * e.x), r.lo.y + static_cast<int>(row % e.y),
-      r.lo.z + static_cast<int>(row / e.y), acc);
+    const Int3 p = cells[c];
+    f(p.x, p.y, p.z, acc);
   }
   if (!shared) return;
   __syncthreads();
-  for (int n = threadIdx.x; n < count; n += blockDim.x)
-    if (local[n] != Op::identity()) atomic_combine(out + n, local[n], op);
+  for (int m = threadIdx.x; m < count; m += blockDim.x)
+    if (local[m] != Op::identity()) atomic_combine(out + m, local[m], op);
 }
 
 // Enough blocks to fill the device a few times over, no more: each block's accumulators cost
@@ -149,8 +185,8 @@ inline int segment_blocks(long long cells) {
   return static_cast<int>(needed < 4LL * sms ? needed : 4LL * sms);
 }
 
-template <int K, class Op, class F>
-std::vector<double> reduce_segments_device(const Exec& ex, const Region& r, int segments, Op op,
+template <int K, class Op, class Cells, class F>
+std::vector<double> reduce_segments_device(const Exec& ex, const Cells& cells, int segments, Op op,
                                            const F& f) {
   const int count = segments * K;
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
@@ -160,8 +196,9 @@ std::vector<double> reduce_segments_device(const Exec& ex, const Region& r, int 
       <<<(count + kSegmentThreads - 1) / kSegmentThreads, kSegmentThreads, 0, s>>>(out, count);
   check_launch("reduce_segments fill launch");
   const bool shared = bytes <= kSegmentSharedBytes;
-  reduce_segments_kernel<K><<<segment_blocks(r.size()), kSegmentThreads, shared ? bytes : 0, s>>>(
-      r, count, shared, op, f, out);
+  reduce_segments_kernel<K>
+      <<<segment_blocks(cells.size()), kSegmentThreads, shared ? bytes : 0, s>>>(
+          cells, count, shared, op, f, out);
   check_launch("reduce_segments kernel launch");
   std::vector<double> host(count);
   check_cuda(cudaMemcpyAsync(host.data(), out, bytes, cudaMemcpyDeviceToHost, s),
@@ -184,12 +221,30 @@ std::vector<double> reduce_segments(const Exec& ex, const Region& r, int segment
                                Op::identity());
   if (ex.on_device()) {
 #if defined(__CUDACC__)
-    return detail::reduce_segments_device<K>(ex, r, segments, op, f);
+    return detail::reduce_segments_device<K>(ex, detail::RegionCells{r}, segments, op, f);
 #else
     not_compiled_for_cuda();
 #endif
   }
   return detail::reduce_segments_host<K>(r, segments, op, f);
+}
+
+// The same over the listed cells only.
+template <int K, class Op, class F>
+std::vector<double> reduce_segments(const Exec& ex, const CellList& list, int segments, Op op,
+                                    const F& f) {
+  if (list.empty() || segments <= 0)
+    return std::vector<double>(static_cast<std::size_t>(segments > 0 ? segments : 0) * K,
+                               Op::identity());
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    return detail::reduce_segments_device<K>(ex, detail::ListCells{list.data(), list.size()},
+                                             segments, op, f);
+#else
+    not_compiled_for_cuda();
+#endif
+  }
+  return detail::reduce_segments_host<K>(list, segments, op, f);
 }
 
 }  // namespace staghorn

@@ -209,13 +209,14 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   const Grid& g = dec.grid();
   std::vector<double> box_cells;
   std::vector<BodyAt> at;
+  Region boxes;  // the cells this block owns of all bodies' boxes
   for (const CorrectedBody& c : bodies) {
     Body b;
     b.stiff = c.body;
     b.at = body_at(g, c.body, real(bodies_.size() + 1));
     b.centre = box_centre(g, c.body);
     const Region owned = owned_box(dec, label.layout(), c.body);
-    union_ = union_of(union_, owned);
+    boxes = union_of(boxes, owned);
     box_cells.push_back(static_cast<double>(owned.size()));
     at.push_back(b.at);
     bodies_.push_back(b);
@@ -225,6 +226,7 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   upload(ex_, at_, at);
   label_segments(label);
   faces_ = body_faces(dec, *segment_, mu_max);
+  list_cells(boxes);
   set_matrices();
   // Modes without a face or a rim (a 2-D run's z translation, its rotations about x and y) or
   // that a wall forbids stay out of the system.
@@ -253,6 +255,24 @@ void RigidBodies::label_segments(const Field& label) {
   ex_.synchronize();  // before the table is freed
 }
 
+void RigidBodies::list_cells(const Region& boxes) {
+  // The cells whose low faces may lie on a corrected body: in one, or beside one on their low side.
+  const std::vector<real> segment = segment_->to_host();
+  const Layout& l = segment_->layout();
+  const int dims = faces_.dims;
+  const std::ptrdiff_t step[3] = {1, faces_.stride(1), faces_.stride(2)};
+  std::vector<Int3> cells;
+  for (int k = boxes.lo.z; k < boxes.hi.z; ++k)
+    for (int j = boxes.lo.y; j < boxes.hi.y; ++j)
+      for (int i = boxes.lo.x; i < boxes.hi.x; ++i) {
+        const std::ptrdiff_t o = l.index(i, j, k);
+        bool near = segment[o] >= 1;
+        for (int q = 0; q < dims && !near; ++q) near = segment[o - step[q]] >= 1;
+        if (near) cells.push_back({i, j, k});
+      }
+  cells_ = CellList(ex_, cells);
+}
+
 void RigidBodies::set_quanta(const std::vector<double>& local_bounds, int per_body) const {
   const std::vector<double> bound = dec_->comm().max(local_bounds);
   std::vector<real> q(bound.size());
@@ -266,11 +286,11 @@ void RigidBodies::set_matrices() {
   // geometry and the viscosity.
   const int count = static_cast<int>(bodies_.size());
   const ModeTerms t{faces_, {}, {}};
-  set_quanta(reduce_segments<2>(ex_, union_, count, MaxOp{},
+  set_quanta(reduce_segments<2>(ex_, cells_, count, MaxOp{},
                                 each_body(faces_, MatrixBounds{t, at_.data()})),
              2);
   const std::vector<double> sums = dec_->comm().sum(reduce_segments<2 * kMatrixTerms>(
-      ex_, union_, count, SumOp{}, each_body(faces_, MatrixSums{t, at_.data(), quanta_.data()})));
+      ex_, cells_, count, SumOp{}, each_body(faces_, MatrixSums{t, at_.data(), quanta_.data()})));
   for (int b = 0; b < count; ++b) {
     const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
     int m = 0;
@@ -289,11 +309,11 @@ std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field
   const ModeTerms t{faces_,
                     {V[0].view(), V[1].view(), V[2].view()},
                     {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
-  set_quanta(reduce_segments<1>(ex_, union_, count, MaxOp{},
+  set_quanta(reduce_segments<1>(ex_, cells_, count, MaxOp{},
                                 each_body(faces_, ChangeBound{t, at_.data(), weighted})),
              1);
   const std::vector<double> sums = dec_->comm().sum(
-      reduce_segments<6>(ex_, union_, count, SumOp{},
+      reduce_segments<6>(ex_, cells_, count, SumOp{},
                          each_body(faces_, ChangeSums{t, at_.data(), quanta_.data(), weighted})));
   std::vector<std::array<double, 6>> out(bodies_.size());
   for (std::size_t b = 0; b < out.size(); ++b)
@@ -337,8 +357,9 @@ void RigidBodies::shift(std::array<Field, 3>& V, const std::vector<RigidMotion>&
                 std::to_string(bodies_.size()) + " bodies");
   if (empty()) return;
   upload(ex_, motions_, m);
-  for_each(ex_, union_,
-           Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions_.data()});
+  for_each_cell(
+      ex_, cells_,
+      Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions_.data()});
 }
 
 }  // namespace staghorn::stokes

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/cell_list.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 #include "core/memory.hpp"
@@ -91,6 +92,7 @@ class RigidBodies {
   };
 
   void label_segments(const Field& label);
+  void list_cells(const Region& boxes);
   void set_matrices();
   // The quanta of each body's sums from the largest |term| of each (all ranks), into quanta_.
   void set_quanta(const std::vector<double>& local_bounds, int per_body) const;
@@ -104,7 +106,7 @@ class RigidBodies {
   real mobility_ = 0;
   std::optional<Field> segment_;  // 1 + body index per cell, -1 in a body not corrected, else 0
   BodyFaces faces_{};             // over segment_
-  Region union_;                  // the cells this block owns of all bodies' boxes
+  CellList cells_;                // the cells whose low faces may lie on a body, this block's
   Buffer<BodyAt> at_;             // on the backend: each body's BodyAt
   // On the backend, rewritten by every pass that needs them: each body's quanta, its motion.
   mutable Buffer<real> quanta_;

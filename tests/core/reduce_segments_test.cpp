@@ -135,5 +135,31 @@ TEST(ReduceSegments, RunsOfRowsInOneSegmentEqualTheDirectSums) {
   }
 }
 
+// Over a list of cells: the sums of the listed cells alone (every third cell of a region, in
+// linear order); an empty list gives the identity.
+TEST(ReduceSegments, AListOfCellsReducesOnlyThoseCells) {
+  const Region r{{1, 2, 0}, {37, 29, 5}};
+  std::vector<Int3> listed;
+  std::vector<double> want(kSegments * 2, 0.0);
+  int n = 0;
+  test::for_cells(r, [&](int i, int j, int k) {
+    if (n++ % 3 != 0) return;
+    listed.push_back({i, j, k});
+    const unsigned h = hash(i, j, k);
+    for (int p = 0; p < 3; ++p) {
+      if (!Pairs::present(h, p)) continue;
+      const Terms<2> v = Pairs::terms(h, p, i, j);
+      for (int m = 0; m < 2; ++m) want[Pairs::segment(h, p) * 2 + m] += v.v[m];
+    }
+  });
+  for (const Exec& ex : backends()) {
+    SCOPED_TRACE(ex.description());
+    const CellList list(ex, listed);
+    EXPECT_EQ(reduce_segments<2>(ex, list, kSegments, SumOp{}, Pairs{}), want);
+    EXPECT_EQ(reduce_segments<2>(ex, CellList(), kSegments, SumOp{}, Pairs{}),
+              std::vector<double>(kSegments * 2, 0.0));
+  }
+}
+
 }  // namespace
 }  // namespace staghorn
