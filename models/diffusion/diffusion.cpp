@@ -88,11 +88,11 @@ void Diffusion::retry(real factor) {
 template <int Dim>
 void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lane) {
   const View H = H_.view(), Ho = H_old_.view(), Hn = H_new_.view(), V = dHdtau_.view();
-  if (kernel == Kernel::marching)
-    return for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration{co, H, Ho, Hn, V});
   if (kernel == Kernel::pairs) r.lo.x /= 2, r.hi.x /= 2;  // two cells along x per thread
   with_exponent(mat_.n_int, [&](auto n) {
     constexpr int N = decltype(n)::value;
+    if (kernel == Kernel::marching)
+      return for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration<N>{co, H, Ho, Hn, V});
     if (kernel == Kernel::rows) return iterate_rows<Dim, N>(co, H, Ho, Hn, V, r);
     if (kernel == Kernel::pairs)
       return for_each(ex_, r, lane, PairIteration<Dim, N>{co, H, Ho, Hn, V});

@@ -213,7 +213,8 @@ struct PairIteration {
 
 // The same iteration for 3-D grids on the GPU, marching along z: each thread keeps H at k-1 and k
 // in registers and loads only the new plane's values.
-// Arithmetic identical to Iteration<3>.
+// Arithmetic identical to Iteration<3, N>.
+template <int N = -1>
 struct MarchingIteration {
   Coefficients co;
   View H, H_old, H_new, dHdtau;
@@ -227,8 +228,8 @@ struct MarchingIteration {
     const real* c = H.p + o;
     const int sy = static_cast<int>(H.sy), sz = static_cast<int>(H.sz);
     const Star h{q.c, c[-1], c[1], c[-sy], c[sy], q.b, c[sz]};
-    const real R = co.residual<3>(h, H_old.p[o]);
-    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<3>(h));
+    const real R = co.residual<3, N>(h, H_old.p[o]);
+    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<3, N>(h));
     q = {h.c, h.t};
   }
 };
