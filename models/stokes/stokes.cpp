@@ -1,5 +1,6 @@
 #include "models/stokes/stokes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/boundary.hpp"
@@ -109,7 +110,8 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
-  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re);
+  const Int3& n = dec_.grid().n;
+  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re, std::max({n.x, n.y, n.z}));
 }
 
 void Stokes::smooth_viscosity(int passes) {
