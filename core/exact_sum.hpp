@@ -19,8 +19,9 @@
 namespace staghorn {
 
 // The largest power of two that keeps n terms of magnitude <= bound, and all their partial sums,
-// exact in `real` (one bit of margin for the rounding of each term).
-inline real exact_quantum(double bound, double n) {
+// exact in `real` (one bit of margin for the rounding of each term). On the device too: passes
+// that take their quanta from bounds on the backend need no trip through the host.
+SH_HD inline real exact_quantum(double bound, double n) {
   if (!(bound > 0) || !std::isfinite(bound * n)) return 1;
   int e = 0;
   std::frexp(bound * n, &e);  // bound * n < 2^e

@@ -99,6 +99,18 @@ void zero_bytes(Space space, void* p, std::size_t bytes) {
   }
 }
 
+void zero_bytes_async(Space space, void* p, std::size_t bytes, CUstream_st* stream) {
+  if (bytes == 0) return;
+#ifdef STAGHORN_HAVE_CUDA
+  if (space == Space::device) {
+    check_cuda(cudaMemsetAsync(p, 0, bytes, stream), "cudaMemsetAsync");
+    return;
+  }
+#endif
+  (void)space, (void)stream;
+  std::memset(p, 0, bytes);
+}
+
 double available_bytes(Space space) {
 #ifdef STAGHORN_HAVE_CUDA
   if (space == Space::device) {

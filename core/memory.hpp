@@ -19,6 +19,9 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stre
 // Sets bytes to zero and returns when done (host memory by all OpenMP threads, so that pages are
 // first touched where the kernels' static schedule will use them).
 void zero_bytes(Space space, void* p, std::size_t bytes);
+// Sets bytes to zero in stream order: queued on `stream` for device memory (returns at once),
+// at once on the calling thread for host memory (small buffers: one thread).
+void zero_bytes_async(Space space, void* p, std::size_t bytes, CUstream_st* stream);
 
 // Bytes a new allocation in `space` can get now: the device's free memory (cudaMemGetInfo on the
 // current device) or the host's available memory (MemAvailable of /proc/meminfo; physical pages

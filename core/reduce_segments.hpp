@@ -5,6 +5,8 @@
 // the cell contributes to; a cell may add to several segments, and to one segment several times.
 // One launch and one wait for all segments, where a reduce_each per segment would launch and wait
 // once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells.
+// reduce_segments_into leaves the results on the backend, in a buffer of the caller's, and does
+// not wait: for passes that feed further passes, with no trip through the host between them.
 //
 // The CPU combines per-thread accumulators in thread order, so its results repeat bit for bit.
 // The GPU combines with atomics in no fixed order: its sums repeat bit for bit only where every
@@ -185,6 +187,18 @@ inline int segment_blocks(long long cells) {
   return static_cast<int>(needed < 4LL * sms ? needed : 4LL * sms);
 }
 
+// Queues the pass on the inner lane: each segment's results combined into `out` (on the device).
+template <int K, class Op, class Cells, class F>
+void launch_segments(const Exec& ex, const Cells& cells, int segments, Op op, const F& f,
+                     double* out) {
+  const int count = segments * K;
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
+  const bool shared = bytes <= kSegmentSharedBytes;
+  reduce_segments_kernel<K><<<segment_blocks(cells.size()), kSegmentThreads, shared ? bytes : 0,
+                              ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out);
+  check_launch("reduce_segments kernel launch");
+}
+
 template <int K, class Op, class Cells, class F>
 std::vector<double> reduce_segments_device(const Exec& ex, const Cells& cells, int segments, Op op,
                                            const F& f) {
@@ -195,18 +209,53 @@ std::vector<double> reduce_segments_device(const Exec& ex, const Cells& cells, i
   fill_identity_kernel<Op>
       <<<(count + kSegmentThreads - 1) / kSegmentThreads, kSegmentThreads, 0, s>>>(out, count);
   check_launch("reduce_segments fill launch");
-  const bool shared = bytes <= kSegmentSharedBytes;
-  reduce_segments_kernel<K>
-      <<<segment_blocks(cells.size()), kSegmentThreads, shared ? bytes : 0, s>>>(
-          cells, count, shared, op, f, out);
-  check_launch("reduce_segments kernel launch");
+  launch_segments<K>(ex, cells, segments, op, f, out);
   std::vector<double> host(count);
   check_cuda(cudaMemcpyAsync(host.data(), out, bytes, cudaMemcpyDeviceToHost, s),
              "cudaMemcpyAsync (reduce_segments)");
   check_cuda(cudaStreamSynchronize(s), "cudaStreamSynchronize (reduce_segments)");
   return host;
 }
+
+inline RegionCells device_cells(const Region& r) { return {r}; }
+inline ListCells device_cells(const CellList& list) { return {list.data(), list.size()}; }
 #endif
+
+inline bool no_cells(const Region& r) { return r.empty(); }
+inline bool no_cells(const CellList& list) { return list.empty(); }
+
+// Over a Region or a CellList (`cells`).
+template <int K, class Op, class Cells, class F>
+std::vector<double> reduce_segments_over(const Exec& ex, const Cells& cells, int segments, Op op,
+                                         const F& f) {
+  if (no_cells(cells) || segments <= 0)
+    return std::vector<double>(static_cast<std::size_t>(segments > 0 ? segments : 0) * K,
+                               Op::identity());
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    return reduce_segments_device<K>(ex, device_cells(cells), segments, op, f);
+#else
+    not_compiled_for_cuda();
+#endif
+  }
+  return reduce_segments_host<K>(cells, segments, op, f);
+}
+
+template <int K, class Op, class Cells, class F>
+void reduce_segments_into_over(const Exec& ex, const Cells& cells, int segments, Op op, const F& f,
+                               double* out) {
+  if (no_cells(cells) || segments <= 0) return;
+  if (ex.on_device()) {
+#if defined(__CUDACC__)
+    launch_segments<K>(ex, device_cells(cells), segments, op, f, out);
+    return;
+#else
+    not_compiled_for_cuda();
+#endif
+  }
+  const std::vector<double> total = reduce_segments_host<K>(cells, segments, op, f);
+  for (std::size_t n = 0; n < total.size(); ++n) out[n] = op(out[n], total[n]);
+}
 
 }  // namespace detail
 
@@ -216,35 +265,31 @@ std::vector<double> reduce_segments_device(const Exec& ex, const Cells& cells, i
 template <int K, class Op, class F>
 std::vector<double> reduce_segments(const Exec& ex, const Region& r, int segments, Op op,
                                     const F& f) {
-  if (r.empty() || segments <= 0)
-    return std::vector<double>(static_cast<std::size_t>(segments > 0 ? segments : 0) * K,
-                               Op::identity());
-  if (ex.on_device()) {
-#if defined(__CUDACC__)
-    return detail::reduce_segments_device<K>(ex, detail::RegionCells{r}, segments, op, f);
-#else
-    not_compiled_for_cuda();
-#endif
-  }
-  return detail::reduce_segments_host<K>(r, segments, op, f);
+  return detail::reduce_segments_over<K>(ex, r, segments, op, f);
 }
 
 // The same over the listed cells only.
 template <int K, class Op, class F>
 std::vector<double> reduce_segments(const Exec& ex, const CellList& list, int segments, Op op,
                                     const F& f) {
-  if (list.empty() || segments <= 0)
-    return std::vector<double>(static_cast<std::size_t>(segments > 0 ? segments : 0) * K,
-                               Op::identity());
-  if (ex.on_device()) {
-#if defined(__CUDACC__)
-    return detail::reduce_segments_device<K>(ex, detail::ListCells{list.data(), list.size()},
-                                             segments, op, f);
-#else
-    not_compiled_for_cuda();
-#endif
-  }
-  return detail::reduce_segments_host<K>(list, segments, op, f);
+  return detail::reduce_segments_over<K>(ex, list, segments, op, f);
+}
+
+// The same, combined with Op into out[s * K + n] (segments x K doubles in the memory of ex's
+// backend) onto what it holds: Op's identity there gives the reduction itself, and so does zero
+// for a sum or for a maximum of terms that are never negative. On the GPU the pass is queued on
+// the inner lane and this returns at once (no copy, no wait: the work queued after it finds the
+// results in `out`); on the CPU it returns with `out` updated.
+template <int K, class Op, class F>
+void reduce_segments_into(const Exec& ex, const Region& r, int segments, Op op, const F& f,
+                          double* out) {
+  detail::reduce_segments_into_over<K>(ex, r, segments, op, f, out);
+}
+
+template <int K, class Op, class F>
+void reduce_segments_into(const Exec& ex, const CellList& list, int segments, Op op, const F& f,
+                          double* out) {
+  detail::reduce_segments_into_over<K>(ex, list, segments, op, f, out);
 }
 
 }  // namespace staghorn

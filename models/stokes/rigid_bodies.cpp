@@ -63,7 +63,7 @@ void Stokes::set_rigid_bodies() {
 void Stokes::accelerate_rigid_bodies(int dims) {
   // Every correction from this iteration's change (V_new_ holds the previous iterate), then all
   // added: a body's correction never sees another's.
-  rigid_.shift(V_, rigid_.correction(V_, V_new_));
+  rigid_.correct(V_, V_new_);
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);

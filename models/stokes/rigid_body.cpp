@@ -1,6 +1,7 @@
 #include "models/stokes/rigid_body.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,18 @@ struct EachBody {
   }
 };
 
+// The quantum of body b's n-th sums (of `per_body` kinds) from their largest |term| over all ranks
+// (bound[b * per_body + n], on the backend): taken in the pass of the sums, so that a run on one
+// rank, whose bounds never leave the backend, needs no trip through the host for its quanta.
+struct Quanta {
+  const double* bound;
+  const double* box_cells;  // per body: the cells of its box (global), terms per sum
+  int per_body;
+  SH_HD real operator()(int b, int n) const {
+    return exact_quantum(bound[b * per_body + n], box_cells[b]);
+  }
+};
+
 // A body's largest |term| of the velocity change V - V_old (the bound that sets its quantum).
 struct ChangeBound {
   ModeTerms t;
@@ -64,13 +77,14 @@ struct ChangeBound {
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
-  const real* quanta;
+  Quanta quanta;  // one per body
   bool weighted;
   SH_HD Terms<6> operator()(int b, int i, int j, int k) const {
     const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
+    const real q = quanta(b, 0);
     Terms<6> s;
     for (int kk = 0; kk < 6; ++kk)
-      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / quanta[b]) * quanta[b] : 0;
+      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / q) * q : 0;
     return s;
   }
 };
@@ -84,19 +98,20 @@ struct MatrixBounds {
   }
 };
 
-// A body's quantised terms of the lower triangles of its Gram matrix (quanta[2b]), then of its
-// pseudo-inertia (quanta[2b + 1]), row by row.
+// A body's quantised terms of the lower triangles of its Gram matrix (quanta(b, 0)), then of its
+// pseudo-inertia (quanta(b, 1)), row by row.
 struct MatrixSums {
   ModeTerms t;
   const BodyAt* at;
-  const real* quanta;
+  Quanta quanta;  // two per body
   SH_HD Terms<2 * kMatrixTerms> operator()(int b, int i, int j, int k) const {
+    const real gram = quanta(b, 0), inertia = quanta(b, 1);
     Terms<2 * kMatrixTerms> s;
     int m = 0;
     for (int kk = 0; kk < 6; ++kk)
       for (int ll = 0; ll <= kk; ++ll, ++m) {
-        s.v[m] = t.rounded(at[b], kk, ll, false, quanta[2 * b], i, j, k);
-        s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, quanta[2 * b + 1], i, j, k);
+        s.v[m] = t.rounded(at[b], kk, ll, false, gram, i, j, k);
+        s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, inertia, i, j, k);
       }
     return s;
   }
@@ -108,23 +123,51 @@ EachBody<PerBody> each_body(const BodyFaces& f, const PerBody& per_body) {
   return {f, per_body};
 }
 
-// v += U + w x r on each body's faces.
+// A body's motion x = M s from its six mode sums s through its fit M. Explicit fmas in a fixed
+// order: nvcc contracts a * b + c into fmas of its own choosing and the host compiler contracts
+// none (-ffp-contract=off), so a plain dot product could round differently on the two; spelled
+// out, the fit in a kernel and on the host (correction(), rigid_part()) give the same bits.
+SH_HD inline RigidMotion motion_of(const ModeFit& M, const double* s) {
+  double x[6];
+  for (int k = 0; k < 6; ++k) {
+    double acc = 0;
+    for (int l = 0; l < 6; ++l) acc = std::fma(M.m[k][l], s[l], acc);
+    x[k] = acc;
+  }
+  RigidMotion m;
+  for (int a = 0; a < 3; ++a)
+    m.U[a] = static_cast<real>(x[a]), m.w[a] = static_cast<real>(x[3 + a]);
+  return m;
+}
+
+// Each body's motion from its fit and its sums (six per body), both on the backend.
+struct Motions {
+  const ModeFit* fit;
+  const double* sums;
+  SH_HD RigidMotion operator()(int b) const { return motion_of(fit[b], sums + 6 * b); }
+};
+
+// v += U + w x r on each body's faces. Every thread fits the motions of the bodies its faces are
+// on itself (a small mat-vec on values the whole warp reads, from cache) rather than a kernel of
+// its own fitting each body once: one launch fewer per iteration.
 struct Shift {
   BodyFaces f;
   View v[3];
   const BodyAt* at;
-  const RigidMotion* motion;
+  Motions motions;
   SH_HD void operator()(int i, int j, int k) const {
     const int idx[3] = {i, j, k};
     const Off o = f.label.offset(i, j, k);
+    int fitted = -1;  // the body whose motion m is (a cell's faces are nearly always on one)
+    RigidMotion m;
     for (int q = 0; q < f.dims; ++q) {
       // A face on a body has that body's cell on one side, and no body's cell on the other.
       const real here = f.label.p[o], id = here >= 1 ? here : f.label.p[o - f.stride(q)];
       if (id < 1 || !f.on_face(q, o, id)) continue;
-      const BodyAt& b = at[index_of(id)];
-      const RigidMotion& m = motion[index_of(id)];
+      const int n = index_of(id);
+      if (n != fitted) m = motions(n), fitted = n;
       real r[3];
-      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(b, a, q, idx);
+      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(at[n], a, q, idx);
       real dv = m.U[q];
       for (int a = 0; a < 3; ++a) dv += m.w[a] * mode(3 + a, q, r);
       v[q].p[o] += dv;
@@ -182,11 +225,45 @@ std::array<double, 6> solve_modes(const ModeMatrix& G, const std::array<double, 
   return x;
 }
 
+// The fit of the mode matrix G (ModeFit): G's inverse over the modes in `active`, column by column
+// (solved for each unit right-hand side), times `scale`.
+ModeFit fit_of(const ModeMatrix& G, const std::vector<int>& active, double scale) {
+  ModeFit M;
+  for (int c : active) {
+    std::array<double, 6> e{};
+    e[c] = 1;
+    const std::array<double, 6> x = solve_modes(G, e, active);
+    for (int r : active) M.m[r][c] = scale * x[r];
+  }
+  return M;
+}
+
+// Copies host values to the backend, at `to` (in stream order before the next pass).
+template <class T>
+void to_backend(const Exec& ex, T* to, const std::vector<T>& from) {
+  copy_bytes(to, from.data(), from.size() * sizeof(T), ex.stream(Lane::inner));
+}
+
 // Copies host values into a buffer on the backend (in stream order before the next pass).
 template <class T>
 void upload(const Exec& ex, Buffer<T>& to, const std::vector<T>& from) {
   if (to.size() != from.size()) to = Buffer<T>(space_of(ex.backend()), from.size());
-  copy_bytes(to.data(), from.data(), to.bytes(), ex.stream(Lane::inner));
+  to_backend(ex, to.data(), from);
+}
+
+std::vector<double> combine_ranks(const Comm& comm, const std::vector<double>& v, MaxOp) {
+  return comm.max(v);
+}
+std::vector<double> combine_ranks(const Comm& comm, const std::vector<double>& v, SumOp) {
+  return comm.sum(v);
+}
+
+// The bodies' terms of f (K per body) over the listed cells, reduced with Op on every rank: on
+// the host of each (waits).
+template <int K, class Op, class F>
+std::vector<double> over_ranks(const Exec& ex, const Comm& comm, const CellList& cells, int count,
+                               Op op, const F& f) {
+  return combine_ranks(comm, reduce_segments<K>(ex, cells, count, op, f), op);
 }
 
 Region union_of(const Region& a, const Region& b) {
@@ -204,8 +281,11 @@ Region union_of(const Region& a, const Region& b) {
 
 RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
                          const std::vector<CorrectedBody>& bodies, const Field& mu_max,
-                         real mobility)
-    : dec_(&dec), ex_(ex), mobility_(mobility) {
+                         real mobility, Path path)
+    : dec_(&dec),
+      ex_(ex),
+      mobility_(mobility),
+      resident_(path == Path::automatic && dec.comm().size() == 1) {
   const Grid& g = dec.grid();
   std::vector<double> box_cells;
   std::vector<BodyAt> at;
@@ -213,6 +293,7 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   for (const CorrectedBody& c : bodies) {
     Body b;
     b.stiff = c.body;
+    b.modes = c.modes;
     b.at = body_at(g, c.body, real(bodies_.size() + 1));
     b.centre = box_centre(g, c.body);
     const Region owned = owned_box(dec, label.layout(), c.body);
@@ -221,8 +302,7 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
     at.push_back(b.at);
     bodies_.push_back(b);
   }
-  box_cells = dec.comm().sum(box_cells);
-  for (std::size_t b = 0; b < bodies_.size(); ++b) bodies_[b].box_cells = box_cells[b];
+  upload(ex_, box_cells_, dec.comm().sum(box_cells));
   upload(ex_, at_, at);
   label_segments(label);
   faces_ = body_faces(dec, *segment_, mu_max);
@@ -230,12 +310,17 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   set_matrices();
   // Modes without a face or a rim (a 2-D run's z translation, its rotations about x and y) or
   // that a wall forbids stay out of the system.
-  for (std::size_t n = 0; n < bodies_.size(); ++n) {
-    Body& b = bodies_[n];
+  for (Body& b : bodies_)
     for (int k = 0; k < 6; ++k)
-      if (b.gram[k][k] > 0 && b.inertia[k][k] > 0 && (bodies[n].modes >> k & 1u))
-        b.active.push_back(k);
-  }
+      if (b.gram[k][k] > 0 && b.inertia[k][k] > 0 && (b.modes >> k & 1u)) b.active.push_back(k);
+  set_fits();
+  change_ = Buffer<double>(space_of(ex_.backend()), 7 * bodies_.size());
+}
+
+std::vector<CorrectedBody> RigidBodies::corrected() const {
+  std::vector<CorrectedBody> c;
+  for (const Body& b : bodies_) c.push_back({b.stiff, b.modes});
+  return c;
 }
 
 void RigidBodies::label_segments(const Field& label) {
@@ -273,24 +358,18 @@ void RigidBodies::list_cells(const Region& boxes) {
   cells_ = CellList(ex_, cells);
 }
 
-void RigidBodies::set_quanta(const std::vector<double>& local_bounds, int per_body) const {
-  const std::vector<double> bound = dec_->comm().max(local_bounds);
-  std::vector<real> q(bound.size());
-  for (std::size_t n = 0; n < q.size(); ++n)
-    q[n] = exact_quantum(bound[n], bodies_[n / per_body].box_cells);
-  upload(ex_, quanta_, q);
-}
-
 void RigidBodies::set_matrices() {
   // The modes' Gram matrix over the faces and their pseudo-inertia over the rim: exact sums of the
   // geometry and the viscosity.
   const int count = static_cast<int>(bodies_.size());
   const ModeTerms t{faces_, {}, {}};
-  set_quanta(reduce_segments<2>(ex_, cells_, count, MaxOp{},
-                                each_body(faces_, MatrixBounds{t, at_.data()})),
-             2);
-  const std::vector<double> sums = dec_->comm().sum(reduce_segments<2 * kMatrixTerms>(
-      ex_, cells_, count, SumOp{}, each_body(faces_, MatrixSums{t, at_.data(), quanta_.data()})));
+  Buffer<double> bounds;
+  upload(ex_, bounds,
+         over_ranks<2>(ex_, dec_->comm(), cells_, count, MaxOp{},
+                       each_body(faces_, MatrixBounds{t, at_.data()})));
+  const std::vector<double> sums = over_ranks<2 * kMatrixTerms>(
+      ex_, dec_->comm(), cells_, count, SumOp{},
+      each_body(faces_, MatrixSums{t, at_.data(), Quanta{bounds.data(), box_cells_.data(), 2}}));
   for (int b = 0; b < count; ++b) {
     const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
     int m = 0;
@@ -302,42 +381,63 @@ void RigidBodies::set_matrices() {
   }
 }
 
+void RigidBodies::set_fits() {
+  // Unweighted: the least-squares fit; weighted: the rim's pseudo-inertia takes the net force and
+  // torque (vdt times them: the velocity change times the faces' pseudo-viscosity), and the
+  // mobility scales the motion.
+  std::vector<ModeFit> correction;
+  for (Body& b : bodies_) {
+    b.rigid_fit = fit_of(b.gram, b.active, 1);
+    b.correction_fit = fit_of(b.inertia, b.active, mobility_);
+    correction.push_back(b.correction_fit);
+  }
+  upload(ex_, correction_fits_, correction);
+}
+
+ModeTerms RigidBodies::change_terms(const std::array<Field, 3>& V,
+                                    const std::array<Field, 3>& V_old) const {
+  return {faces_,
+          {V[0].view(), V[1].view(), V[2].view()},
+          {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
+}
+
+std::vector<double> RigidBodies::change_sums(const ModeTerms& t, bool weighted,
+                                             bool resident) const {
+  const int count = static_cast<int>(bodies_.size());
+  const auto bound = each_body(faces_, ChangeBound{t, at_.data(), weighted});
+  const auto sum = each_body(
+      faces_, ChangeSums{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, weighted});
+  if (resident) {
+    // Zero is the identity of both reductions: the bounds are of magnitudes.
+    zero_bytes_async(change_.space(), change_.data(), change_.bytes(), ex_.stream(Lane::inner));
+    reduce_segments_into<1>(ex_, cells_, count, MaxOp{}, bound, bounds());
+    reduce_segments_into<6>(ex_, cells_, count, SumOp{}, sum, sums());
+    return {};
+  }
+  to_backend(ex_, bounds(), over_ranks<1>(ex_, dec_->comm(), cells_, count, MaxOp{}, bound));
+  std::vector<double> s = over_ranks<6>(ex_, dec_->comm(), cells_, count, SumOp{}, sum);
+  to_backend(ex_, sums(), s);
+  return s;
+}
+
 std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field, 3>& V,
                                                           const std::array<Field, 3>& V_old,
                                                           bool weighted) const {
-  const int count = static_cast<int>(bodies_.size());
-  const ModeTerms t{faces_,
-                    {V[0].view(), V[1].view(), V[2].view()},
-                    {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
-  set_quanta(reduce_segments<1>(ex_, cells_, count, MaxOp{},
-                                each_body(faces_, ChangeBound{t, at_.data(), weighted})),
-             1);
-  const std::vector<double> sums = dec_->comm().sum(
-      reduce_segments<6>(ex_, cells_, count, SumOp{},
-                         each_body(faces_, ChangeSums{t, at_.data(), quanta_.data(), weighted})));
+  const std::vector<double> sums = change_sums(change_terms(V, V_old), weighted, false);
   std::vector<std::array<double, 6>> out(bodies_.size());
   for (std::size_t b = 0; b < out.size(); ++b)
     for (int k = 0; k < 6; ++k) out[b][k] = sums[6 * b + k];
   return out;
 }
 
-RigidMotion RigidBodies::fit(const Body& b, const std::array<double, 6>& sums,
-                             bool weighted) const {
-  // Unweighted: the least-squares fit; weighted: the rim's pseudo-inertia takes the net force and
-  // torque (vdt times them: the velocity change times the faces' pseudo-viscosity).
-  const std::array<double, 6> x = solve_modes(weighted ? b.inertia : b.gram, sums, b.active);
-  const real scale = weighted ? mobility_ : 1;
-  RigidMotion m;
-  for (int a = 0; a < 3; ++a)
-    m.U[a] = static_cast<real>(scale * x[a]), m.w[a] = static_cast<real>(scale * x[3 + a]);
-  return m;
-}
-
 std::vector<RigidMotion> RigidBodies::fits(const std::array<Field, 3>& V,
                                            const std::array<Field, 3>& V_old, bool weighted) const {
-  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, weighted);
+  const std::vector<double> sums = change_sums(change_terms(V, V_old), weighted, false);
   std::vector<RigidMotion> m;
-  for (std::size_t b = 0; b < bodies_.size(); ++b) m.push_back(fit(bodies_[b], sums[b], weighted));
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const Body& body = bodies_[b];
+    m.push_back(motion_of(weighted ? body.correction_fit : body.rigid_fit, &sums[6 * b]));
+  }
   return m;
 }
 
@@ -351,15 +451,14 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
   return fits(V, V_old, true);
 }
 
-void RigidBodies::shift(std::array<Field, 3>& V, const std::vector<RigidMotion>& m) const {
-  if (m.size() != bodies_.size())
-    throw Error("stokes rigid bodies: " + std::to_string(m.size()) + " motions for " +
-                std::to_string(bodies_.size()) + " bodies");
+void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
-  upload(ex_, motions_, m);
-  for_each_cell(
-      ex_, cells_,
-      Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions_.data()});
+  change_sums(change_terms(V, V_old), true, resident_);
+  for_each_cell(ex_, cells_,
+                Shift{faces_,
+                      {V[0].view(), V[1].view(), V[2].view()},
+                      at_.data(),
+                      {correction_fits_.data(), sums()}});
 }
 
 }  // namespace staghorn::stokes

@@ -16,7 +16,10 @@
 // The sums are exact (every term rounded to a power-of-two quantum per body that no partial sum
 // can outgrow), so any rank count, reduction order and backend gives the same bits. All bodies
 // share each pass (core/reduce_segments.hpp): per iteration one pass for the bounds that set the
-// quanta, one for the sums and one for the shift, however many bodies there are.
+// quanta, one for the sums and one for the shift, however many bodies there are. A run on one rank
+// keeps the bounds and sums on the backend between the passes (no copy, no wait); on several, they
+// go through the host to be combined over the ranks. Either way the shift fits each body's motion
+// from its sums with the same precomputed matrix, so both give the same bits.
 
 #include <array>
 #include <optional>
@@ -46,17 +49,36 @@ struct CorrectedBody {
 
 using ModeMatrix = std::array<std::array<double, 6>, 6>;
 
+// What turns a body's six mode sums s into its motion x = M s (U = x[0..2], w = x[3..5]): the
+// inverse of its mode matrix over its active modes, zero in the rows and columns of the others,
+// times the mobility for the correction. Precomputed: fitting a body is then a mat-vec, the same
+// on the host and on the backend.
+struct ModeFit {
+  double m[6][6] = {};
+};
+
 class RigidBodies {
  public:
+  // Where correct() combines its sums: automatic, on the backend if the run has one rank, else
+  // through the host over the ranks; host, through the host whatever the rank count (for tests).
+  enum class Path { automatic, host };
+
   RigidBodies() = default;  // no body
   // The bodies of the labels in `label` (ascending id), each corrected along its modes with
   // `mobility` times the pseudo-step of its rim.
   RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
-              const std::vector<CorrectedBody>& bodies, const Field& mu_max, real mobility);
+              const std::vector<CorrectedBody>& bodies, const Field& mu_max, real mobility,
+              Path path = Path::automatic);
 
   std::size_t size() const { return bodies_.size(); }
   bool empty() const { return bodies_.empty(); }
   const StiffBody& body(std::size_t b) const { return bodies_.at(b).stiff; }
+  // The bodies as given to the constructor, and their mobility.
+  std::vector<CorrectedBody> corrected() const;
+  real mobility() const { return mobility_; }
+  // Whether correct() keeps its sums on the backend (no copy, no wait), or takes them through the
+  // host.
+  bool resident() const { return resident_; }
   // The point body b's rotations turn about (the centre of its box).
   std::array<real, 3> centre(std::size_t b) const { return bodies_.at(b).centre; }
   // Body b's modes' Gram matrix (sum over its faces of phi_k . phi_l) and pseudo-inertia (over
@@ -64,13 +86,14 @@ class RigidBodies {
   const ModeMatrix& gram(std::size_t b) const { return bodies_.at(b).gram; }
   const ModeMatrix& inertia(std::size_t b) const { return bodies_.at(b).inertia; }
 
-  // Adds each body's rigid motion (its correction) to its faces this block owns (the caller
-  // exchanges the halos: a face in the outermost halo layer could not tell whether the cell behind
-  // it is in the body). Every correction from the same change first, then all added.
-  void shift(std::array<Field, 3>& V, const std::vector<RigidMotion>& m) const;
+  // Adds each body's correction, the rigid motion of the weighted change V - V_old on its faces,
+  // to its faces this block owns (the caller exchanges the halos: a face in the outermost halo
+  // layer could not tell whether the cell behind it is in the body). Every correction from the
+  // same change first, then all added.
+  void correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
 
-  // Per body: the least-squares rigid motion of V - V_old on its faces (unweighted; for tests),
-  // and that of the weighted change (the correction).
+  // Per body, on the host (for tests): the least-squares rigid motion of V - V_old on its faces
+  // (unweighted), and that of the weighted change (the correction correct() adds).
   std::vector<RigidMotion> rigid_part(const std::array<Field, 3>& V,
                                       const std::array<Field, 3>& V_old) const;
   std::vector<RigidMotion> correction(const std::array<Field, 3>& V,
@@ -84,33 +107,44 @@ class RigidBodies {
  private:
   struct Body {
     StiffBody stiff;
+    unsigned modes = 0;
     BodyAt at;  // labelled 1 + its index in the segment field
     std::array<real, 3> centre{};
-    double box_cells = 0;  // cells of its box (global): terms per sum
     ModeMatrix gram{}, inertia{};
-    std::vector<int> active;  // modes with faces and a rim, that the walls allow
+    std::vector<int> active;            // modes with faces and a rim, that the walls allow
+    ModeFit rigid_fit, correction_fit;  // of gram, and of inertia times the mobility
   };
 
   void label_segments(const Field& label);
   void list_cells(const Region& boxes);
   void set_matrices();
-  // The quanta of each body's sums from the largest |term| of each (all ranks), into quanta_.
-  void set_quanta(const std::vector<double>& local_bounds, int per_body) const;
-  RigidMotion fit(const Body& b, const std::array<double, 6>& sums, bool weighted) const;
+  void set_fits();
+  ModeTerms change_terms(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
+  // The change's bounds and sums (6 per body), all ranks', into bounds() and sums() on the
+  // backend. Resident (one rank: its sums are all ranks'): on the backend alone, queued, returning
+  // none; else through the host, the sums returned on every rank (waits).
+  std::vector<double> change_sums(const ModeTerms& t, bool weighted, bool resident) const;
   std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
                                 bool weighted) const;
+  double* bounds() const { return change_.data(); }
+  double* sums() const { return change_.data() + bodies_.size(); }
 
   const Decomposition* dec_ = nullptr;
   Exec ex_;
   std::vector<Body> bodies_;
   real mobility_ = 0;
+  bool resident_ = false;
   std::optional<Field> segment_;  // 1 + body index per cell, -1 in a body not corrected, else 0
   BodyFaces faces_{};             // over segment_
   CellList cells_;                // the cells whose low faces may lie on a body, this block's
-  Buffer<BodyAt> at_;             // on the backend: each body's BodyAt
-  // On the backend, rewritten by every pass that needs them: each body's quanta, its motion.
-  mutable Buffer<real> quanta_;
-  mutable Buffer<RigidMotion> motions_;
+  // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
+  // the quanta) and its correction's fit.
+  Buffer<BodyAt> at_;
+  Buffer<double> box_cells_;
+  Buffer<ModeFit> correction_fits_;
+  // On the backend, rewritten by every correction: each body's bound of the change (all ranks'),
+  // then each body's six sums.
+  mutable Buffer<double> change_;
 };
 
 }  // namespace staghorn::stokes

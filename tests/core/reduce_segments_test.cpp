@@ -1,7 +1,8 @@
 // reduce_segments: the sums and maxima of every segment in one pass equal a direct serial
 // computation, on every backend here (the GPU when one is visible), for regions of every shape,
 // with cells that add to several segments and to one segment twice; a segment no cell touches,
-// and an empty region, give the identity.
+// and an empty region, give the identity. reduce_segments_into combines the same results onto
+// what a buffer on the backend holds.
 #include "core/reduce_segments.hpp"
 
 #include <gtest/gtest.h>
@@ -158,6 +159,57 @@ TEST(ReduceSegments, AListOfCellsReducesOnlyThoseCells) {
     EXPECT_EQ(reduce_segments<2>(ex, list, kSegments, SumOp{}, Pairs{}), want);
     EXPECT_EQ(reduce_segments<2>(ex, CellList(), kSegments, SumOp{}, Pairs{}),
               std::vector<double>(kSegments * 2, 0.0));
+  }
+}
+
+// `start` on ex's backend, then pass(out) on it; the buffer's values back on the host.
+template <class Pass>
+std::vector<double> onto(const Exec& ex, const std::vector<double>& start, const Pass& pass) {
+  Buffer<double> out(space_of(ex.backend()), start.size());
+  copy_bytes(out.data(), start.data(), out.bytes());
+  pass(out.data());
+  ex.synchronize();  // the pass returns before it is done on the GPU
+  std::vector<double> host(start.size());
+  copy_bytes(host.data(), out.data(), out.bytes());
+  return host;
+}
+
+// Each of `start`'s values combined with Op with the same of `v`.
+template <class Op>
+std::vector<double> combined(Op op, std::vector<double> start, const std::vector<double>& v) {
+  for (std::size_t n = 0; n < v.size(); ++n) start[n] = op(start[n], v[n]);
+  return start;
+}
+
+// Onto the identity: reduce_segments' results; onto zeros, the maxima floored at zero; two passes
+// onto one buffer: both passes' sums; over a list, the listed cells'; no cell: the buffer as it
+// was.
+TEST(ReduceSegments, IntoABufferCombinesOntoWhatItHolds) {
+  const Region r = test::reduction_regions()[0];
+  const std::vector<double> zeros(kSegments * 2, 0.0),
+      lowest(kSegments * 2, -std::numeric_limits<double>::infinity());
+  const std::vector<double> sum = serial(r, false), max = serial(r, true);
+  std::vector<Int3> listed;
+  test::for_cells(r, [&](int i, int j, int k) { listed.push_back({i, j, k}); });
+  for (const Exec& ex : backends()) {
+    SCOPED_TRACE(ex.description());
+    const auto into = [&](const auto& cells, auto op) {
+      return [&ex, &cells, op](double* out) {
+        reduce_segments_into<2>(ex, cells, kSegments, op, Pairs{}, out);
+      };
+    };
+    EXPECT_EQ(onto(ex, zeros, into(r, SumOp{})), sum);
+    EXPECT_EQ(onto(ex, lowest, into(r, MaxOp{})), max);
+    EXPECT_EQ(onto(ex, zeros, into(r, MaxOp{})), combined(MaxOp{}, zeros, max));
+    EXPECT_EQ(onto(ex, zeros,
+                   [&](double* out) {
+                     into(r, SumOp{})(out);
+                     into(r, SumOp{})(out);
+                   }),
+              combined(SumOp{}, sum, sum));
+    const CellList list(ex, listed);
+    EXPECT_EQ(onto(ex, zeros, into(list, SumOp{})), sum);
+    EXPECT_EQ(onto(ex, max, into(CellList(), SumOp{})), max);
   }
 }
 

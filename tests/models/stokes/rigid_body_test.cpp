@@ -88,7 +88,7 @@ TEST(RigidBody, ProjectionIn2DIsTranslationAndSpin) {
   EXPECT_EQ(m.w[1], 0);
 }
 
-// shift() adds the correction's rigid motion on the body's faces (a body cell beside them)
+// correct() adds the correction's rigid motion on the body's faces (a body cell beside them)
 // and nowhere else.
 TEST(RigidBody, CorrectionMovesTheBodysFacesOnly) {
   StokesRun r(ball_config(32, 1));
@@ -99,7 +99,7 @@ TEST(RigidBody, CorrectionMovesTheBodysFacesOnly) {
   RigidField g{{m.U[0], m.U[1], 0}, {0, 0, m.w[2]}};
   for (int a = 0; a < 3; ++a) g.c[a] = f.c[a];
   EXPECT_GT(std::fabs(g.U[0]) + std::fabs(g.U[1]) + std::fabs(g.w[2]), 0);
-  bodies.shift(v.V, {m});
+  bodies.correct(v.V, v.V_old);
   const std::vector<real> label = r.model->body_labels()->to_host();
   const Layout& l = r.model->mu().layout();
   const real id = bodies.body(0).id;

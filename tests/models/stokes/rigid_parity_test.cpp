@@ -2,10 +2,13 @@
 // core/reduce_segments.hpp) against the former path, one body at a time over its box (a max pass
 // for the body's quantum, then its sums), on the model's own labels: the modes' Gram and
 // pseudo-inertia matrices and a random velocity change's mode sums, weighted and not, are the same
-// bits for every body, with many bodies in 2-D and several in 3-D.
+// bits for every body, with many bodies in 2-D and several in 3-D. The correction that stays on
+// the backend (one rank) moves the velocities to the same bits as the one through the host (the
+// path of several ranks, forced).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "core/exact_sum.hpp"
@@ -127,11 +130,40 @@ void expect_former_sums(StokesRun& r) {
   }
 }
 
+// The model's bodies again, their sums always taken through the host.
+stokes::RigidBodies through_host(StokesRun& r) {
+  const stokes::RigidBodies& model = r.model->rigid_bodies();
+  return stokes::RigidBodies(*r.dec, r.exec, *r.model->body_labels(), model.corrected(),
+                             r.model->mu_max(), model.mobility(), stokes::RigidBodies::Path::host);
+}
+
+// correct() on the model's bodies (on one rank: on the backend alone) and on the same bodies
+// through the host: the same bits in every velocity, which the correction moved.
+void expect_resident_as_through_host(StokesRun& r) {
+  const stokes::RigidBodies& model = r.model->rigid_bodies();
+  const stokes::RigidBodies host = through_host(r);
+  EXPECT_EQ(model.resident(), r.dec->comm().size() == 1);
+  EXPECT_FALSE(host.resident());
+  const std::array<Field, 3> V = random_velocities(r, "V", 5), V_old = random_velocities(r, "W", 7);
+  std::array<Field, 3> resident = random_velocities(r, "R", 5),
+                       hosted = random_velocities(r, "H", 5);
+  model.correct(resident, V_old);
+  host.correct(hosted, V_old);
+  bool moved = false;
+  for (int a = 0; a < 3; ++a) {
+    SCOPED_TRACE("axis " + std::to_string(a));
+    const std::vector<real> got = resident[a].to_host(), want = hosted[a].to_host();
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(real)), 0);
+    moved = moved || got != V[a].to_host();
+  }
+  EXPECT_TRUE(moved);
+}
+
 // The 46 inclusions of the benchmark (scripts/stokes_inclusion_table.py: 10 x 10 box, radius
 // 0.399, gap half a radius, seed 1855 + 46) 10^6 times stiffer than the matrix, smoothed by 10
-// passes, at 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a
-// seed region fewer).
-TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
+// passes, at n^2.
+io::json many_bodies_2d(int n) {
   const double radius = std::sqrt(10.0 * 10.0 * 0.005 / M_PI);
   io::json phase = {{"shape", "random_inclusions"},
                     {"count", 46},
@@ -140,16 +172,15 @@ TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
                     {"gap", 0.5 * radius},
                     {"seed", 1855 + 46},
                     {"viscosity", 1e6}};
-  io::json c = {{"grid", {{"n", {256, 256, 1}}, {"length", {10.0, 10.0, 1.0}}}},
+  io::json c = {{"grid", {{"n", {n, n, 1}}, {"length", {10.0, 10.0, 1.0}}}},
                 {"solver", {{"tol_mode", "absolute"}}}};
   c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 10}};
   c["stokes"]["materials"]["phases"] = io::json::array({phase});
-  StokesRun r(c);
-  ASSERT_GT(r.model->rigid_bodies().size(), 10u);
-  expect_former_sums(r);
+  return c;
 }
 
-TEST(RigidParity, SeveralBodiesIn3DSumAsOneBodyAtATime) {
+// Six random balls 10^3 times stiffer at 20^3.
+io::json several_bodies_3d() {
   io::json phase = {{"shape", "random_inclusions"},
                     {"count", 6},
                     {"radius_min", 0.1},
@@ -159,9 +190,29 @@ TEST(RigidParity, SeveralBodiesIn3DSumAsOneBodyAtATime) {
   io::json c = {{"grid", {{"n", {20, 20, 20}}}}, {"solver", {{"tol_mode", "absolute"}}}};
   c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 1}};
   c["stokes"]["materials"]["phases"] = io::json::array({phase});
-  StokesRun r(c);
+  return c;
+}
+
+// At 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a seed
+// region fewer).
+TEST(RigidParity, ManyBodiesIn2DSumAsOneBodyAtATime) {
+  StokesRun r(many_bodies_2d(256));
+  ASSERT_GT(r.model->rigid_bodies().size(), 10u);
+  expect_former_sums(r);
+}
+
+TEST(RigidParity, SeveralBodiesIn3DSumAsOneBodyAtATime) {
+  StokesRun r(several_bodies_3d());
   ASSERT_GT(r.model->rigid_bodies().size(), 2u);
   expect_former_sums(r);
+}
+
+TEST(RigidParity, CorrectionOnTheBackendIsTheOneThroughTheHost) {
+  for (const io::json& c : {many_bodies_2d(256), several_bodies_3d()}) {
+    StokesRun r(c);
+    ASSERT_GT(r.model->rigid_bodies().size(), 2u);
+    expect_resident_as_through_host(r);
+  }
 }
 
 }  // namespace
