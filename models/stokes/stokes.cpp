@@ -1,6 +1,5 @@
 #include "models/stokes/stokes.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/boundary.hpp"
@@ -110,8 +109,7 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
-  const Int3& n = dec_.grid().n;
-  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re, std::max({n.x, n.y, n.z}));
+  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re);
 }
 
 void Stokes::smooth_viscosity(int passes) {
