@@ -432,11 +432,11 @@ std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field
 
 std::vector<RigidMotion> RigidBodies::fits(const std::array<Field, 3>& V,
                                            const std::array<Field, 3>& V_old, bool weighted) const {
-  const std::vector<double> sums = change_sums(change_terms(V, V_old), weighted, false);
+  const std::vector<std::array<double, 6>> sums = mode_sums(V, V_old, weighted);
   std::vector<RigidMotion> m;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     const Body& body = bodies_[b];
-    m.push_back(motion_of(weighted ? body.correction_fit : body.rigid_fit, &sums[6 * b]));
+    m.push_back(motion_of(weighted ? body.correction_fit : body.rigid_fit, sums[b].data()));
   }
   return m;
 }
