@@ -354,13 +354,28 @@ struct WallEdges {
 
 // |residual| of one equation at cell (i, j, k) (its low face for momentum), walls excluded:
 // 0, 1, 2 = momentum x, y, z; 3 = continuity.
+// The stresses the iterations carry (tau as relaxed so far, not 2 mu eps(v)).
+struct CarriedStress {
+  State s;
+  SH_HD real sxx(Off o) const { return s.Txx.p[o] - s.P.p[o]; }
+  SH_HD real syy(Off o) const { return s.Tyy.p[o] - s.P.p[o]; }
+  SH_HD real szz(Off o) const { return s.Tzz.p[o] - s.P.p[o]; }
+  SH_HD real txy(Off o) const { return s.Txy.p[o]; }
+  SH_HD real txz(Off o) const { return s.Txz.p[o]; }
+  SH_HD real tyz(Off o) const { return s.Tyz.p[o]; }
+};
+
 template <int Dim>
 struct AbsResidual {
   Kinematics<Dim> k;
   int equation;
+  bool carried = false;  // the momentum balance of the carried stresses (CarriedStress)
   SH_HD real operator()(int i, int j, int kk) const {
     const Off o = k.s.P.offset(i, j, kk);
     if (equation == 3) return fabs(k.div(o));
+    if (carried)
+      return fabs(momentum<Dim>(CarriedStress{k.s}, k.c, k.m, equation, i, j, kk, o, k.s.P.sy,
+                                k.s.P.sz));
     const PhysicalStress<Dim> st{k, {}};
     return fabs(momentum<Dim>(st, k.c, k.m, equation, i, j, kk, o, k.s.P.sy, k.s.P.sz));
   }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <complex>
 
 #include "core/error.hpp"
@@ -212,6 +213,37 @@ TEST(Stokes, WeakInclusionsFollowTheMatrixWithTheMedianViscosityFloor) {
   const long long local_it = local.solve();
   RecordProperty("iterations_without_floor", std::to_string(local_it));
   EXPECT_LE(local_it, 20 * 160);
+}
+
+// rms_range measures, as Räss et al. (2022) do, the momentum balance of the stresses the
+// iterations carry, which lag 2 mu eps(v) while v still moves: converged in that measure, the
+// velocities agree with a solve converged far below it in the physical residual (max-norm,
+// 1e-9). The carried stresses start at 0 (pure shear: residual 0 at the first check), so the
+// measure only counts from the first iteration on: a solve never stops before iterating.
+TEST(Stokes, TheBenchmarksMeasureStopsNearTheSolution) {
+  StokesRun bench(weak_inclusions_config(64, "median"));
+  const long long it = bench.solve();
+  EXPECT_GT(it, 0);
+  io::json tight = weak_inclusions_config(64, "median");
+  tight["stokes"]["residual_norm"] = "max";
+  tight["solver"]["tol"] = 1e-9;
+  tight["solver"]["max_iter"] = 400 * 64;
+  StokesRun exact(tight);
+  exact.solve();
+  for (int a = 0; a < 2; ++a) {
+    std::vector<double> v, w;
+    bench.for_owned(bench.model->V(a), [&](real x, double, double, double) { v.push_back(x); });
+    exact.for_owned(exact.model->V(a), [&](real x, double, double, double) { w.push_back(x); });
+    double diff = 0, size = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      diff = std::fmax(diff, std::fabs(v[i] - w[i]));
+      size = std::fmax(size, std::fabs(w[i]));
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", diff / size);
+    RecordProperty("velocity_difference_" + std::to_string(a), text);
+    EXPECT_LE(diff, 1e-5 * size) << "axis " << a;
+  }
 }
 
 // 46 inclusions 10^9 times less viscous and half as dense, rising (Räss et al. 2022's benchmark as
