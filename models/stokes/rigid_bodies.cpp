@@ -26,6 +26,10 @@ unsigned wall_modes(unsigned touched, const std::array<Wall, 6>& walls) {
   return modes;
 }
 
+// The rigid modes of a d-dimensional body: in 2-D the translations along x and y and the rotation
+// about z (a mode without faces would leave a body that the walls hold entirely in the passes).
+unsigned dimension_modes(int dims) { return dims == 3 ? 63u : (1u | 2u | 32u); }
+
 }  // namespace
 
 void Stokes::set_rigid_bodies() {
@@ -53,7 +57,7 @@ void Stokes::set_rigid_bodies() {
   // allow.
   std::vector<CorrectedBody> corrected;
   for (const StiffBody& b : bodies) {
-    const unsigned modes = wall_modes(b.walls, opt_.walls);
+    const unsigned modes = wall_modes(b.walls, opt_.walls) & dimension_modes(dims());
     if (modes != 0) corrected.push_back({b, modes});
   }
   if (!corrected.empty())
