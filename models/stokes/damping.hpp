@@ -13,8 +13,9 @@ namespace staghorn::stokes {
 
 class DampingControl {
  public:
-  // re0: the damping to start from (the uniform-viscosity optimum).
-  explicit DampingControl(real re0);
+  // re0: the damping to start from (the uniform-viscosity optimum); n: the cells along the
+  // longest axis, the iterations' length scale (a wave crosses the grid in ~n iterations).
+  DampingControl(real re0, long long n);
 
   // A new solve (or a retry with another pseudo-step): the history and the search start over
   // from the current Re.
@@ -36,17 +37,34 @@ class DampingControl {
     bool have_trough = false;  // a trough came before the peak being looked for
     std::optional<std::pair<long long, double>> peak;  // the latest confirmed peak
   };
+  // Extremum seeking on one measure of the convergence (larger is better): Re moves by a factor
+  // while the measure grows; when it falls, back to the best Re and past it with half the step.
+  struct Search {
+    double step = 1;
+    std::optional<double> best;
+    real best_re = 0;
+    double next(double measure, real re);  // the next Re
+  };
   void track(Extremes& e, long long iteration, double level, double limiting);
   void adapt(double zeta);
+  // Where the limiting residual falls without swings (an overdamped slowest mode, which gives no
+  // peaks to measure zeta from): its decay rate over windows of a few n_x, searched on directly.
+  void watch_monotone(long long iteration, double limiting);
+  void move_to(double next);
 
   real re0_, re_;
+  long long n_;
   std::vector<Extremes> equations_;
   long long last_iteration_ = -1;
   std::optional<double> zeta_;
   std::vector<double> recent_;       // damping ratios measured since the latest change of Re
-  std::optional<double> best_zeta_;  // the largest median damping ratio of this solve
-  real best_re_ = 0;                 // the Re that gave it
-  double step_ = 1;                  // the next factor of Re
+  Search swings_;                    // on the median damping ratio of the swings
+  Search monotone_;                  // on the decay rate where there are none
+  long long last_turn_ = 0;          // the latest confirmed extreme of a relevant equation
+  long long settle_until_ = 0;       // no monotone window before (after a change of Re)
+  long long window_at_ = -1;         // the monotone window's start (-1: none yet)
+  double window_level_ = 0;          // the limiting log residual there
+  std::optional<double> last_rate_;  // the decay rate of the window before
 };
 
 }  // namespace staghorn::stokes

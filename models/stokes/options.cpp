@@ -96,6 +96,13 @@ void Stokes::add_options(io::Schema& s) {
         "many weak inclusions needs, but their inner momentum residual converges slower, which the "
         "max measure sees) or auto (median with residual_norm = rms_range, none with max)")
       .one_of({"auto", "none", "median"});
+  s.add("stokes.pt_viscosity_floor_factor", Type::number, 0.5,
+        "The median floor is this fraction of the median viscosity: inside weak inclusions the "
+        "pseudo-steps then come from a viscosity between the matrix's (their pressure follows it) "
+        "and their own (their viscous modes relax faster); docs/models/stokes.md, \"Pseudo-step "
+        "viscosity\"")
+      .above(0)
+      .at_most(1);
   s.add("stokes.residual_norm", Type::string, "max",
         "Residual norms: max (max|R| L / S with the problem's stress scale S, continuity max|div "
         "v| mu_0 / S) or rms_range (root mean square, momentum times L / (P_max - P_min), "
@@ -153,6 +160,7 @@ Stokes::Options Stokes::Options::from(const io::json& c) {
   // the rms measure of many weak inclusions needs it (docs/models/stokes.md).
   const std::string floor = at_path(c, "stokes.pt_viscosity_floor").get<std::string>();
   o.median_floor = floor == "median" || (floor == "auto" && o.rms_norm);
+  o.floor_factor = at_path(c, "stokes.pt_viscosity_floor_factor").get<real>();
   if (const io::json& v = at_path(c, "stokes.continuity_tol"); !v.is_null())
     o.continuity_tol = v.get<real>();
   o.solver = pt::Options::from(c);

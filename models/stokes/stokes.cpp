@@ -1,5 +1,6 @@
 #include "models/stokes/stokes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/boundary.hpp"
@@ -109,7 +110,8 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
-  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re);
+  const Int3& n = dec_.grid().n;
+  if (opt_.adaptive_damping) damping_.emplace(opt_.pt.Re, std::max({n.x, n.y, n.z}));
 }
 
 void Stokes::smooth_viscosity(int passes) {
@@ -144,7 +146,9 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
-  mu_floor_ = opt_.median_floor ? quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5) : 0;
+  mu_floor_ = opt_.median_floor ? opt_.floor_factor *
+                                      quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5)
+                                : 0;
   refresh_mu_max();
   set_rigid_bodies();
   copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both

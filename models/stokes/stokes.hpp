@@ -38,6 +38,7 @@ class Stokes final : public PtModel {
     bool geometric_smoothing;            // smoothing_mean = geometric: passes over log(mu)
     bool tiled;                          // kernel = tiled
     bool median_floor;                   // pt_viscosity_floor = median, or auto with rms_range
+    real floor_factor = 0.5;             // pt_viscosity_floor_factor: the floor / the median
     bool adaptive_damping;               // stokes.Re = null: Re from the residual history
     bool rms_norm;                       // residual_norm = rms_range
     std::optional<real> continuity_tol;  // none: solver.tol

@@ -23,7 +23,7 @@ double damping_ratio(double re, double best) {
 double tuned_re(double re0, double best, long long iterations) {
   const double half_period = 600, omega = M_PI / half_period;
   const int ncheck = 25;
-  DampingControl control(re0);
+  DampingControl control(re0, 255);
   double log_amplitude = std::log(1e6), phase = 0;
   for (long long it = 0; it <= iterations; it += ncheck) {
     control.observe(it, {std::exp(log_amplitude) * std::fmax(std::fabs(std::cos(phase)), 1e-3),
@@ -56,10 +56,48 @@ TEST(DampingControl, StaysAtTheStartWhenItIsBest) {
   EXPECT_NEAR(tuned_re(re0, re0, 40 * 600) / re0, 1, 0.15);
 }
 
+// An overdamped slowest mode: the residual falls without swings, at a rate per iteration that
+// depends on Re with a known best (largest at `best`), after a faster first phase (a second mode
+// 10^4 times larger decaying 10 times faster) whose decelerating fall must not count as a rate.
+// Returns the control's final Re.
+double tuned_re_monotone(double re0, double best, long long iterations) {
+  const int n = 255, ncheck = 25;
+  DampingControl control(re0, n);
+  double log_slow = std::log(1e2), log_fast = std::log(1e6);
+  for (long long it = 0; it <= iterations; it += ncheck) {
+    const double r = std::exp(log_slow) + std::exp(log_fast);
+    control.observe(it, {r, 0.5 * r});
+    const double x = std::log(control.Re() / best) / 0.5;
+    const double rate = std::exp(-0.5 * x * x) / (4.0 * n);
+    log_slow -= rate * ncheck;
+    log_fast -= 10 * rate * ncheck;
+  }
+  return control.Re();
+}
+
+TEST(DampingControl, FindsTheBestDampingOfAMonotoneDecayBelowTheStart) {
+  const double re0 = 12.24, best = 0.5 * re0;
+  const double re = tuned_re_monotone(re0, best, 40 * 255);
+  RecordProperty("Re_over_best", std::to_string(re / best));
+  EXPECT_NEAR(re / best, 1, 0.15);
+}
+
+TEST(DampingControl, FindsTheBestDampingOfAMonotoneDecayAboveTheStart) {
+  const double re0 = 12.24, best = 1.6 * re0;
+  const double re = tuned_re_monotone(re0, best, 40 * 255);
+  RecordProperty("Re_over_best", std::to_string(re / best));
+  EXPECT_NEAR(re / best, 1, 0.15);
+}
+
+TEST(DampingControl, LeavesAMonotoneDecayAtItsBestStart) {
+  const double re0 = 12.24;
+  EXPECT_NEAR(tuned_re_monotone(re0, re0, 40 * 255) / re0, 1, 0.15);
+}
+
 // Checks at the same iteration (a model's diagnostics) and residuals that are 0 or not finite
 // change nothing.
 TEST(DampingControl, IgnoresRepeatedAndEmptyChecks) {
-  DampingControl control(10);
+  DampingControl control(10, 255);
   for (int it = 0; it < 5000; it += 25) {
     control.observe(it, {0.0, NAN});
     control.observe(it, {0.0, NAN});

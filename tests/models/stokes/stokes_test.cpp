@@ -335,6 +335,15 @@ TEST(Stokes, BadConfigsAreRejectedNamingTheKey) {
               StokesRun r(io::json{{"grid", {{"n", {16, 16, 1}}}}});
             }).find("solver.tol_mode"),
             std::string::npos);
+  for (double factor : {0.0, 1.5}) {
+    EXPECT_NE(error_of([&] {
+                StokesRun r(io::json{{"grid", {{"n", {16, 16, 1}}}},
+                                     {"solver", absolute},
+                                     {"stokes", {{"pt_viscosity_floor_factor", factor}}}});
+              }).find("stokes.pt_viscosity_floor_factor"),
+              std::string::npos)
+        << factor;
+  }
 }
 
 }  // namespace
