@@ -374,8 +374,8 @@ struct AbsResidual {
     const Off o = k.s.P.offset(i, j, kk);
     if (equation == 3) return fabs(k.div(o));
     if (carried)
-      return fabs(momentum<Dim>(CarriedStress{k.s}, k.c, k.m, equation, i, j, kk, o, k.s.P.sy,
-                                k.s.P.sz));
+      return fabs(
+          momentum<Dim>(CarriedStress{k.s}, k.c, k.m, equation, i, j, kk, o, k.s.P.sy, k.s.P.sz));
     const PhysicalStress<Dim> st{k, {}};
     return fabs(momentum<Dim>(st, k.c, k.m, equation, i, j, kk, o, k.s.P.sy, k.s.P.sz));
   }

@@ -146,9 +146,9 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
-  mu_floor_ = opt_.median_floor ? opt_.floor_factor *
-                                      quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5)
-                                : 0;
+  mu_floor_ = opt_.median_floor
+                  ? opt_.floor_factor * quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5)
+                  : 0;
   refresh_mu_max();
   set_rigid_bodies();
   copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both

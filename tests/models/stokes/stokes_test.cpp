@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <complex>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "stokes_fixture.hpp"
