@@ -146,9 +146,16 @@ void Stokes::refresh() {
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
-  mu_floor_ = opt_.median_floor
-                  ? opt_.floor_factor * quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5)
-                  : 0;
+  const real median = quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5);
+  mu_floor_ = opt_.median_floor ? opt_.floor_factor * median : 0;
+  // Automatic r: stiff inclusions' rigid modes need r = 1's damping, weak ones converge faster
+  // with less (docs/models/stokes.md, "Accelerated pseudo-transient iterations").
+  r_ = opt_.pt.r;
+  if (opt_.automatic_r) {
+    const real stiffest =
+        dec_.comm().max(reduce(ex_, layout_.interior(), MaxOp{}, ValueAt{mu_.view()}));
+    if (stiffest > opt_.rigid_bodies.threshold * median) r_ = 1;
+  }
   refresh_mu_max();
   set_rigid_bodies();
   copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both
@@ -158,6 +165,7 @@ Params Stokes::params() const {
   PtChoice choice = opt_.pt;
   choice.cfl = cfl_;  // lowered by retries
   if (damping_) choice.Re = damping_->Re();
+  if (r_ > 0) choice.r = r_;  // set by refresh()
   Params p = pt_params(dec_, choice);
   p.mu_floor = mu_floor_;
   return p;

@@ -40,6 +40,7 @@ class Stokes final : public PtModel {
     bool median_floor;                   // pt_viscosity_floor = median, or auto with rms_range
     real floor_factor = 0.5;             // pt_viscosity_floor_factor: the floor / the median
     bool adaptive_damping;               // stokes.Re = null: Re from the residual history
+    bool automatic_r = false;            // stokes.r = null: 0.75, or 1 with stiff inclusions
     bool rms_norm;                       // residual_norm = rms_range
     std::optional<real> continuity_tol;  // none: solver.tol
     PtChoice pt;                         // Re, r, solver.cfl, gravity, viscosity_average = harmonic
@@ -140,6 +141,7 @@ class Stokes final : public PtModel {
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
+  real r_ = 0;         // the PT iterations' r (refresh(): stokes.r, or its automatic choice)
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
