@@ -9,7 +9,7 @@ middle of the box, each jittered within its lattice cell, less so away from the 
 numbers, fixed seed), the default for weak inclusions, where their table is the reference; or
 uniform (stokes.materials' random_inclusions: anywhere in the box, a gap of half a radius), the
 default for strong ones. Prints a markdown table. Every PT parameter is the model's default: the damping Re
-tuned during the solve, r = 1, the pseudo-steps' viscosity floor chosen by the measure (half the
+tuned during the solve, r chosen at set-up (0.75 weak, 1 strong), the pseudo-steps' floor by the measure (half the
 median with rms_range); --set overrides any key (e.g. stokes.Re=12.2434 for the fixed optimum).
 
   scripts/stokes_inclusion_table.py --staghorn build/bin/staghorn --n 2047 --kind weak
