@@ -352,8 +352,6 @@ struct WallEdges {
   }
 };
 
-// |residual| of one equation at cell (i, j, k) (its low face for momentum), walls excluded:
-// 0, 1, 2 = momentum x, y, z; 3 = continuity.
 // The stresses the iterations carry (tau as relaxed so far, not 2 mu eps(v)).
 struct CarriedStress {
   State s;
@@ -365,6 +363,8 @@ struct CarriedStress {
   SH_HD real tyz(Off o) const { return s.Tyz.p[o]; }
 };
 
+// |residual| of one equation at cell (i, j, k) (its low face for momentum), walls excluded:
+// 0, 1, 2 = momentum x, y, z; 3 = continuity.
 template <int Dim>
 struct AbsResidual {
   Kinematics<Dim> k;

@@ -32,7 +32,7 @@ unsigned dimension_modes(int dims) { return dims == 3 ? 63u : (1u | 2u | 32u); }
 
 }  // namespace
 
-void Stokes::set_rigid_bodies() {
+void Stokes::set_rigid_bodies(real stiffest) {
   rigid_ = RigidBodies();
   if (!opt_.rigid_bodies.on || rigid_mobility_ <= 0) return;
   // The matrix: the lowest decile of the cell viscosities (the median, where smoothed stiff
@@ -41,7 +41,6 @@ void Stokes::set_rigid_bodies() {
   // pseudo-steps come from a viscosity above threshold x the matrix's.
   const Region in = layout_.interior();
   const real matrix = quantile(ex_, dec_.comm(), in, mu_, 0.1);
-  const real stiffest = dec_.comm().max(reduce(ex_, in, MaxOp{}, ValueAt{mu_.view()}));
   const real threshold = opt_.rigid_bodies.threshold * matrix;
   if (!(stiffest > threshold)) return;
   const real seed = std::fmax(std::sqrt(matrix * stiffest), threshold);

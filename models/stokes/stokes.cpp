@@ -89,7 +89,8 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
       walls_{opt_.walls, {}},
       // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
       tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
-      march_(opt_.tiled && ctx.dec.grid().dims() == 3 && !ctx.exec.on_device()) {
+      march_(opt_.tiled && ctx.dec.grid().dims() == 3 && !ctx.exec.on_device()),
+      r_(opt_.pt.r) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
   // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
@@ -145,19 +146,17 @@ void Stokes::refresh() {
   apply_velocity_walls(V_);
   for (Field* f : {&P_, &mu_, &rho_, &T_[0], &T_[1], &T_[2]})
     fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
-  // The floor from the viscosity at the start (power-law updates keep it: docs/models/stokes.md).
-  const real median = quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5);
+  // The floor and the automatic r from the viscosity at the start (power-law updates keep them:
+  // docs/models/stokes.md). Stiff inclusions' rigid modes need r = 1's damping, weak ones converge
+  // faster with less ("Accelerated pseudo-transient iterations").
+  const real stiffest =
+      dec_.comm().max(reduce(ex_, layout_.interior(), MaxOp{}, ValueAt{mu_.view()}));
+  const bool need_median = opt_.median_floor || opt_.automatic_r;
+  const real median = need_median ? quantile(ex_, dec_.comm(), layout_.interior(), mu_, 0.5) : 0;
   mu_floor_ = opt_.median_floor ? opt_.floor_factor * median : 0;
-  // Automatic r: stiff inclusions' rigid modes need r = 1's damping, weak ones converge faster
-  // with less (docs/models/stokes.md, "Accelerated pseudo-transient iterations").
-  r_ = opt_.pt.r;
-  if (opt_.automatic_r) {
-    const real stiffest =
-        dec_.comm().max(reduce(ex_, layout_.interior(), MaxOp{}, ValueAt{mu_.view()}));
-    if (stiffest > opt_.rigid_bodies.threshold * median) r_ = 1;
-  }
+  r_ = opt_.automatic_r && stiffest > opt_.rigid_bodies.threshold * median ? 1 : opt_.pt.r;
   refresh_mu_max();
-  set_rigid_bodies();
+  set_rigid_bodies(stiffest);
   copy_unknowns_to_next();  // prescribed walls and ghosts stay put in both
 }
 
@@ -165,7 +164,7 @@ Params Stokes::params() const {
   PtChoice choice = opt_.pt;
   choice.cfl = cfl_;  // lowered by retries
   if (damping_) choice.Re = damping_->Re();
-  if (r_ > 0) choice.r = r_;  // set by refresh()
+  choice.r = r_;  // stokes.r, or its automatic choice (refresh())
   Params p = pt_params(dec_, choice);
   p.mu_floor = mu_floor_;
   return p;

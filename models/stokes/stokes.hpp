@@ -98,7 +98,7 @@ class Stokes final : public PtModel {
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   void apply_velocity_walls(std::array<Field, 3>& V);
   // The stiff bodies of mu and their rigid-mode corrections (rigid_bodies.cpp; refresh()).
-  void set_rigid_bodies();
+  void set_rigid_bodies(real stiffest);  // stiffest: the largest cell viscosity
   // The rigid-mode corrections after an iteration, then V's halos and walls again.
   void accelerate_rigid_bodies(int dims);
   void set_initial();
@@ -141,7 +141,7 @@ class Stokes final : public PtModel {
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
-  real r_ = 0;         // the PT iterations' r (refresh(): stokes.r, or its automatic choice)
+  real r_;             // the PT iterations' r (stokes.r, or its automatic choice by refresh())
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by

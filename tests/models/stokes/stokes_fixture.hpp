@@ -1,5 +1,6 @@
 #pragma once
 // Builds the Stokes model from a config fragment, as `staghorn run` would, without files.
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -63,5 +64,22 @@ struct StokesRun {
             x(field.location(), 2, k));
   }
 };
+
+// Velocity component `axis` of two runs on the same grid, over the points this rank owns: the
+// largest difference, and the largest |value| of the reference run `ref`.
+struct VelocityGap {
+  double diff = 0, scale = 0;
+};
+inline VelocityGap velocity_gap(const StokesRun& run, const StokesRun& ref, int axis) {
+  std::vector<double> v, w;
+  run.for_owned(run.model->V(axis), [&](real x, double, double, double) { v.push_back(x); });
+  ref.for_owned(ref.model->V(axis), [&](real x, double, double, double) { w.push_back(x); });
+  VelocityGap g;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    g.diff = std::fmax(g.diff, std::fabs(v[i] - w[i]));
+    g.scale = std::fmax(g.scale, std::fabs(w[i]));
+  }
+  return g;
+}
 
 }  // namespace staghorn::test
