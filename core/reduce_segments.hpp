@@ -4,7 +4,8 @@
 // f(i, j, k, out) calls out.add(s, terms) with a Terms<K> for every segment s (0 <= s < segments)
 // the cell contributes to; a cell may add to several segments, and to one segment several times.
 // One launch and one wait for all segments, where a reduce_each per segment would launch and wait
-// once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells.
+// once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells;
+// or over an ItemList<T> of the caller's records, f(item, out) for every item.
 // reduce_segments_into leaves the results on the backend, in a buffer of the caller's, and does
 // not wait: for passes that feed further passes, with no trip through the host between them.
 //
@@ -78,13 +79,24 @@ std::vector<double> reduce_segments_host(const Region& r, int segments, Op op, c
   });
 }
 
-template <int K, class Op, class F>
-std::vector<double> reduce_segments_host(const CellList& list, int segments, Op op, const F& f) {
+// f's terms of one item: a cell's (i, j, k) or a record's.
+template <class F, class Out>
+SH_HD void add_terms(const F& f, const Int3& cell, const Out& out) {
+  f(cell.x, cell.y, cell.z, out);
+}
+template <class F, class T, class Out>
+SH_HD void add_terms(const F& f, const T& item, const Out& out) {
+  f(item, out);
+}
+
+template <int K, class Op, class T, class F>
+std::vector<double> reduce_segments_host(const ItemList<T>& list, int segments, Op op,
+                                         const F& f) {
   return combine_threads<K>(segments, op, [&](const auto& out) {
     const F g = f;
-    const Int3* cells = list.data();
+    const T* items = list.data();
 #pragma omp for schedule(static)
-    for (long long c = 0; c < list.size(); ++c) g(cells[c].x, cells[c].y, cells[c].z, out);
+    for (long long c = 0; c < list.size(); ++c) add_terms(g, items[c], out);
   });
 }
 
@@ -144,11 +156,12 @@ struct RegionCells {
             r.lo.z + static_cast<int>(row / e.y)};
   }
 };
-struct ListCells {
-  const Int3* cells;
+template <class T>
+struct ListItems {
+  const T* items;
   long long n;
   SH_HD long long size() const { return n; }
-  SH_HD Int3 operator[](long long c) const { return cells[c]; }
+  SH_HD const T& operator[](long long c) const { return items[c]; }
 };
 
 // The cells in a grid-stride loop (neighbouring threads on neighbouring cells: coalesced), each
@@ -167,8 +180,7 @@ __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op o
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < n;
        c += stride) {
-    const Int3 p = cells[c];
-    f(p.x, p.y, p.z, acc);
+    add_terms(f, cells[c], acc);
   }
   if (!shared) return;
   __syncthreads();
@@ -218,11 +230,17 @@ std::vector<double> reduce_segments_device(const Exec& ex, const Cells& cells, i
 }
 
 inline RegionCells device_cells(const Region& r) { return {r}; }
-inline ListCells device_cells(const CellList& list) { return {list.data(), list.size()}; }
+template <class T>
+ListItems<T> device_cells(const ItemList<T>& list) {
+  return {list.data(), list.size()};
+}
 #endif
 
 inline bool no_cells(const Region& r) { return r.empty(); }
-inline bool no_cells(const CellList& list) { return list.empty(); }
+template <class T>
+bool no_cells(const ItemList<T>& list) {
+  return list.empty();
+}
 
 // Over a Region or a CellList (`cells`).
 template <int K, class Op, class Cells, class F>
@@ -268,9 +286,9 @@ std::vector<double> reduce_segments(const Exec& ex, const Region& r, int segment
   return detail::reduce_segments_over<K>(ex, r, segments, op, f);
 }
 
-// The same over the listed cells only.
-template <int K, class Op, class F>
-std::vector<double> reduce_segments(const Exec& ex, const CellList& list, int segments, Op op,
+// The same over the listed cells only (f(i, j, k, out)), or over the listed items (f(item, out)).
+template <int K, class Op, class T, class F>
+std::vector<double> reduce_segments(const Exec& ex, const ItemList<T>& list, int segments, Op op,
                                     const F& f) {
   return detail::reduce_segments_over<K>(ex, list, segments, op, f);
 }
@@ -286,8 +304,8 @@ void reduce_segments_into(const Exec& ex, const Region& r, int segments, Op op, 
   detail::reduce_segments_into_over<K>(ex, r, segments, op, f, out);
 }
 
-template <int K, class Op, class F>
-void reduce_segments_into(const Exec& ex, const CellList& list, int segments, Op op, const F& f,
+template <int K, class Op, class T, class F>
+void reduce_segments_into(const Exec& ex, const ItemList<T>& list, int segments, Op op, const F& f,
                           double* out) {
   detail::reduce_segments_into_over<K>(ex, list, segments, op, f, out);
 }

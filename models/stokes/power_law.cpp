@@ -93,8 +93,10 @@ void Stokes::update_viscosity() {
              PowerLawUpdate<D>{
                  {{physical_params(), state(), material()}, power_->law(), opt_.power_law.update}});
   });
-  // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood).
+  // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood), and so do the
+  // stiff bodies' corrections.
   refresh_mu_max();
+  rigid_.update_pseudo();
 }
 
 pt::Residual Stokes::viscosity_residual() {

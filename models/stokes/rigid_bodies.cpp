@@ -67,6 +67,8 @@ void Stokes::accelerate_rigid_bodies(int dims) {
   // Every correction from this iteration's change (V_new_ holds the previous iterate), then all
   // added: a body's correction never sees another's.
   rigid_.correct(V_, V_new_);
+  // Faces that moved away from the block's edges leave its halos and walls as they were.
+  if (!rigid_.near_block_edge()) return;
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);

@@ -63,29 +63,34 @@ struct Quanta {
   }
 };
 
-// A body's largest |term| of the velocity change V - V_old (the bound that sets its quantum).
+// A listed cell's largest |term| of the velocity change V - V_old on its body (the bound that sets
+// the body's quantum).
 struct ChangeBound {
   ModeTerms t;
   const BodyAt* at;
   bool weighted;
-  SH_HD Terms<1> operator()(int b, int i, int j, int k) const {
-    return {{t.change_faces(at[b], weighted, i, j, k).bound(t.f.dims)}};
+  template <class Out>
+  SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
+    const int b = c.body();
+    out.add(b, Terms<1>{{t.change_faces(c, at[b], weighted).bound(t.f.dims)}});
   }
 };
 
-// A body's six quantised terms of the change along its modes.
+// A listed cell's six quantised terms of the change along its body's modes.
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
   Quanta quanta;  // one per body
   bool weighted;
-  SH_HD Terms<6> operator()(int b, int i, int j, int k) const {
-    const ChangeFaces faces = t.change_faces(at[b], weighted, i, j, k);
+  template <class Out>
+  SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
+    const int b = c.body();
+    const ChangeFaces faces = t.change_faces(c, at[b], weighted);
     const real q = quanta(b, 0);
     Terms<6> s;
     for (int kk = 0; kk < 6; ++kk)
       s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / q) * q : 0;
-    return s;
+    out.add(b, s);
   }
 };
 
@@ -147,31 +152,36 @@ struct Motions {
   SH_HD RigidMotion operator()(int b) const { return motion_of(fit[b], sums + 6 * b); }
 };
 
-// v += U + w x r on each body's faces. Every thread fits the motions of the bodies its faces are
-// on itself (a small mat-vec on values the whole warp reads, from cache) rather than a kernel of
-// its own fitting each body once: one launch fewer per iteration.
+// v += U + w x r on each body's faces. Every thread fits the motion of its record's body itself (a
+// small mat-vec on values the whole warp reads, from cache) rather than a kernel of its own
+// fitting each body once: one launch fewer per iteration.
 struct Shift {
   BodyFaces f;
   View v[3];
   const BodyAt* at;
   Motions motions;
-  SH_HD void operator()(int i, int j, int k) const {
-    const int idx[3] = {i, j, k};
-    const Off o = f.label.offset(i, j, k);
-    int fitted = -1;  // the body whose motion m is (a cell's faces are nearly always on one)
-    RigidMotion m;
+  SH_HD void operator()(const BodyCellFaces& c) const {
+    const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
+    const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
+    const int n = c.body();
+    const RigidMotion m = motions(n);
     for (int q = 0; q < f.dims; ++q) {
-      // A face on a body has that body's cell on one side, and no body's cell on the other.
-      const real here = f.label.p[o], id = here >= 1 ? here : f.label.p[o - f.stride(q)];
-      if (id < 1 || !f.on_face(q, o, id)) continue;
-      const int n = index_of(id);
-      if (n != fitted) m = motions(n), fitted = n;
+      if (!c.on(q)) continue;
       real r[3];
       for (int a = 0; a < 3; ++a) r[a] = f.coordinate(at[n], a, q, idx);
       real dv = m.U[q];
       for (int a = 0; a < 3; ++a) dv += m.w[a] * mode(3 + a, q, r);
       v[q].p[o] += dv;
     }
+  }
+};
+
+// Each record's pseudo-step viscosity of its faces on the body, from mu_max.
+struct PseudoOf {
+  BodyFaces f;
+  SH_HD void operator()(BodyCellFaces& c) const {
+    const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
+    for (int q = 0; q < f.dims; ++q) c.pseudo[q] = c.on(q) ? f.pseudo(q, o) : 0;
   }
 };
 
@@ -260,10 +270,10 @@ std::vector<double> combine_ranks(const Comm& comm, const std::vector<double>& v
 
 // The bodies' terms of f (K per body) over the listed cells, reduced with Op on every rank: on
 // the host of each (waits).
-template <int K, class Op, class F>
-std::vector<double> over_ranks(const Exec& ex, const Comm& comm, const CellList& cells, int count,
+template <int K, class Op, class T, class F>
+std::vector<double> over_ranks(const Exec& ex, const Comm& comm, const ItemList<T>& list, int count,
                                Op op, const F& f) {
-  return combine_ranks(comm, reduce_segments<K>(ex, cells, count, op, f), op);
+  return combine_ranks(comm, reduce_segments<K>(ex, list, count, op, f), op);
 }
 
 Region union_of(const Region& a, const Region& b) {
@@ -275,6 +285,16 @@ Region union_of(const Region& a, const Region& b) {
     u.hi[d] = std::max(a.hi[d], b.hi[d]);
   }
   return u;
+}
+
+// Whether a shift of the cell's low faces could reach a halo that an exchange sends, or a face or
+// ghost that the walls set: within the halo's width and one more of the block's edges.
+bool reaches_block_edge(const Layout& l, int dims, const Int3& cell) {
+  for (int a = 0; a < dims; ++a) {
+    const int margin = l.h[a] + 1;
+    if (cell[a] < margin || cell[a] >= l.n[a] - margin) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -306,8 +326,10 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   upload(ex_, at_, at);
   label_segments(label);
   faces_ = body_faces(dec, *segment_, mu_max);
-  list_cells(boxes);
-  set_matrices();
+  set_matrices(list_cells(boxes));
+  // The halo exchange after a correction is collective: every rank makes it if one must.
+  near_edge_ = dec.comm().max(near_edge_ ? 1.0 : 0.0) > 0;
+  update_pseudo();
   // Modes without a face or a rim (a 2-D run's z translation, its rotations about x and y) or
   // that a wall forbids stay out of the system.
   for (Body& b : bodies_)
@@ -340,35 +362,49 @@ void RigidBodies::label_segments(const Field& label) {
   ex_.synchronize();  // before the table is freed
 }
 
-void RigidBodies::list_cells(const Region& boxes) {
-  // The cells whose low faces may lie on a corrected body: in one, or beside one on their low side.
+CellList RigidBodies::list_cells(const Region& boxes) {
+  // The cells whose low faces may lie on a corrected body: in one, or beside one on their low side;
+  // and each body's faces among them, as records.
   const std::vector<real> segment = segment_->to_host();
   const Layout& l = segment_->layout();
-  const int dims = faces_.dims;
-  const std::ptrdiff_t step[3] = {1, faces_.stride(1), faces_.stride(2)};
+  BodyFaces host = faces_;
+  host.label = View{const_cast<real*>(segment.data()) + l.origin(), l.stride_y(), l.stride_z()};
   std::vector<Int3> cells;
+  std::vector<BodyCellFaces> records;
   for (int k = boxes.lo.z; k < boxes.hi.z; ++k)
     for (int j = boxes.lo.y; j < boxes.hi.y; ++j)
       for (int i = boxes.lo.x; i < boxes.hi.x; ++i) {
-        const std::ptrdiff_t o = l.index(i, j, k);
-        bool near = segment[o] >= 1;
-        for (int q = 0; q < dims && !near; ++q) near = segment[o - step[q]] >= 1;
-        if (near) cells.push_back({i, j, k});
+        const CellBodies near(host, i, j, k);
+        if (near.count == 0) continue;
+        cells.push_back({i, j, k});
+        for (int n = 0; n < near.count; ++n) {
+          BodyCellFaces r;
+          r.cell = {i, j, k};
+          for (int q = 0; q < host.dims; ++q)
+            if (host.on_face(q, host.label.offset(i, j, k), near.id[n])) r.packed |= 1 << q;
+          if (r.packed == 0) continue;
+          r.packed += 8 * index_of(near.id[n]);
+          records.push_back(r);
+          near_edge_ = near_edge_ || reaches_block_edge(l, host.dims, r.cell);
+        }
       }
-  cells_ = CellList(ex_, cells);
+  records_ = ItemList<BodyCellFaces>(ex_, records);
+  return CellList(ex_, cells);
 }
 
-void RigidBodies::set_matrices() {
+void RigidBodies::update_pseudo() { for_each_item(ex_, records_, PseudoOf{faces_}); }
+
+void RigidBodies::set_matrices(const CellList& cells) {
   // The modes' Gram matrix over the faces and their pseudo-inertia over the rim: exact sums of the
   // geometry and the viscosity.
   const int count = static_cast<int>(bodies_.size());
   const ModeTerms t{faces_, {}, {}};
   Buffer<double> bounds;
   upload(ex_, bounds,
-         over_ranks<2>(ex_, dec_->comm(), cells_, count, MaxOp{},
+         over_ranks<2>(ex_, dec_->comm(), cells, count, MaxOp{},
                        each_body(faces_, MatrixBounds{t, at_.data()})));
   const std::vector<double> sums = over_ranks<2 * kMatrixTerms>(
-      ex_, dec_->comm(), cells_, count, SumOp{},
+      ex_, dec_->comm(), cells, count, SumOp{},
       each_body(faces_, MatrixSums{t, at_.data(), Quanta{bounds.data(), box_cells_.data(), 2}}));
   for (int b = 0; b < count; ++b) {
     const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
@@ -404,18 +440,17 @@ ModeTerms RigidBodies::change_terms(const std::array<Field, 3>& V,
 std::vector<double> RigidBodies::change_sums(const ModeTerms& t, bool weighted,
                                              bool resident) const {
   const int count = static_cast<int>(bodies_.size());
-  const auto bound = each_body(faces_, ChangeBound{t, at_.data(), weighted});
-  const auto sum = each_body(
-      faces_, ChangeSums{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, weighted});
+  const ChangeBound bound{t, at_.data(), weighted};
+  const ChangeSums sum{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, weighted};
   if (resident) {
     // Zero is the identity of both reductions: the bounds are of magnitudes.
     zero_bytes_async(change_.space(), change_.data(), change_.bytes(), ex_.stream(Lane::inner));
-    reduce_segments_into<1>(ex_, cells_, count, MaxOp{}, bound, bounds());
-    reduce_segments_into<6>(ex_, cells_, count, SumOp{}, sum, sums());
+    reduce_segments_into<1>(ex_, records_, count, MaxOp{}, bound, bounds());
+    reduce_segments_into<6>(ex_, records_, count, SumOp{}, sum, sums());
     return {};
   }
-  to_backend(ex_, bounds(), over_ranks<1>(ex_, dec_->comm(), cells_, count, MaxOp{}, bound));
-  std::vector<double> s = over_ranks<6>(ex_, dec_->comm(), cells_, count, SumOp{}, sum);
+  to_backend(ex_, bounds(), over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{}, bound));
+  std::vector<double> s = over_ranks<6>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
   to_backend(ex_, sums(), s);
   return s;
 }
@@ -454,7 +489,7 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
   change_sums(change_terms(V, V_old), true, resident_);
-  for_each_cell(ex_, cells_,
+  for_each_item(ex_, records_,
                 Shift{faces_,
                       {V[0].view(), V[1].view(), V[2].view()},
                       at_.data(),

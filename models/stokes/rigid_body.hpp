@@ -72,6 +72,14 @@ class RigidBodies {
 
   std::size_t size() const { return bodies_.size(); }
   bool empty() const { return bodies_.empty(); }
+  // The records the corrections visit on this block: a body's faces among a cell's low faces.
+  long long listed_cells() const { return records_.size(); }
+  // Whether a correction may move a face near the edges of any rank's block (its halos, the
+  // walls): only then must the caller exchange the halos and set the walls again after it (on every
+  // rank: the exchange is collective).
+  bool near_block_edge() const { return near_edge_; }
+  // Takes the faces' pseudo-step viscosity from mu_max again (after it changed: a power law).
+  void update_pseudo();
   const StiffBody& body(std::size_t b) const { return bodies_.at(b).stiff; }
   // The bodies as given to the constructor, and their mobility.
   std::vector<CorrectedBody> corrected() const;
@@ -116,8 +124,9 @@ class RigidBodies {
   };
 
   void label_segments(const Field& label);
-  void list_cells(const Region& boxes);
-  void set_matrices();
+  // The cells in or beside a body (for the matrices), and the records of their faces (records_).
+  CellList list_cells(const Region& boxes);
+  void set_matrices(const CellList& cells);
   void set_fits();
   ModeTerms change_terms(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
   // The change's bounds and sums (6 per body), all ranks', into bounds() and sums() on the
@@ -136,7 +145,8 @@ class RigidBodies {
   bool resident_ = false;
   std::optional<Field> segment_;  // 1 + body index per cell, -1 in a body not corrected, else 0
   BodyFaces faces_{};             // over segment_
-  CellList cells_;                // the cells whose low faces may lie on a body, this block's
+  ItemList<BodyCellFaces> records_;  // each body's faces among the low faces of this block's cells
+  bool near_edge_ = false;            // a record within reach of the block's halos or walls
   // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
   // the quanta) and its correction's fit.
   Buffer<BodyAt> at_;

@@ -80,6 +80,18 @@ SH_HD inline bool mode_exists(int k, int dims) {
   return k < 3 ? k < dims : (k - 3 + 1) % 3 < dims && (k - 3 + 2) % 3 < dims;
 }
 
+// One corrected body's faces among a listed cell's low faces and their pseudo-step viscosity: all
+// that the correction's passes need of the labels and of mu_max, gathered when the bodies are set
+// (BodyFaces finds them in the labels of the cell and of its low neighbours, and takes each face's
+// viscosity from its two cells), so that those passes read one record per cell.
+struct BodyCellFaces {
+  real pseudo[3] = {0, 0, 0};  // BodyFaces::pseudo of each face on the body, 0 for the others
+  Int3 cell;
+  int packed = 0;  // 8 x the body's index, plus bit q where the cell's low q face is on the body
+  SH_HD int body() const { return packed >> 3; }
+  SH_HD bool on(int q) const { return packed >> q & 1; }
+};
+
 // A body's faces among a cell's low faces, each with its lever arm and the velocity change on it
 // (times the face's pseudo-viscosity if weighted): gathered once, for every mode's term.
 struct ChangeFaces {
@@ -132,20 +144,21 @@ struct ModeTerms {
         m = fmax(m, fabs(term(b, kk, ll, weighted, i, j, kz)));
     return m;
   }
-  // The faces of the change's terms (ll < 0), with the arithmetic of term().
-  SH_HD ChangeFaces change_faces(const BodyAt& b, bool weighted, int i, int j, int kz) const {
-    const int idx[3] = {i, j, kz};
-    const Off o = f.label.offset(i, j, kz);
-    ChangeFaces c;
+  // The faces of the change's terms (ll < 0) of the listed cell c on its body b, with the
+  // arithmetic of term().
+  SH_HD ChangeFaces change_faces(const BodyCellFaces& c, const BodyAt& b, bool weighted) const {
+    const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
+    const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
+    ChangeFaces faces;
     for (int q = 0; q < f.dims; ++q) {
-      if (!f.on_face(q, o, b.id)) continue;
-      const int n = c.count++;
-      c.axis[n] = q;
-      for (int a = 0; a < 3; ++a) c.r[n][a] = f.coordinate(b, a, q, idx);
+      if (!c.on(q)) continue;
+      const int n = faces.count++;
+      faces.axis[n] = q;
+      for (int a = 0; a < 3; ++a) faces.r[n][a] = f.coordinate(b, a, q, idx);
       const real other = v[q].p[o] - v_old[q].p[o];
-      c.change[n] = weighted ? f.pseudo(q, o) * other : other;
+      faces.change[n] = weighted ? c.pseudo[q] * other : other;
     }
-    return c;
+    return faces;
   }
   // The term rounded to a multiple of `quantum` (exact sums).
   SH_HD real rounded(const BodyAt& b, int kk, int ll, bool weighted, real quantum, int i, int j,
