@@ -9,6 +9,7 @@
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_segments.hpp"
+#include "core/unroll.hpp"
 
 namespace staghorn::stokes {
 namespace {
@@ -72,11 +73,15 @@ struct ChangeBound {
   template <class Out>
   SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
     const int b = c.body();
-    out.add(b, Terms<1>{{t.change_faces(c, at[b], weighted).bound(t.f.dims)}});
+    const Terms<6> terms = t.change_terms(c, at[b], weighted);
+    real m = 0;
+    unroll<0, 6>([&](auto kk) { m = fmax(m, fabs(terms.v[kk])); });
+    out.add(b, Terms<1>{{m}});
   }
 };
 
-// A listed cell's six quantised terms of the change along its body's modes.
+// A listed cell's six quantised terms of the change along its body's modes. The quantum is a power
+// of two: a product by its inverse is the quotient, to the bit, and cheaper.
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
@@ -85,11 +90,11 @@ struct ChangeSums {
   template <class Out>
   SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
     const int b = c.body();
-    const ChangeFaces faces = t.change_faces(c, at[b], weighted);
-    const real q = quanta(b, 0);
-    Terms<6> s;
-    for (int kk = 0; kk < 6; ++kk)
-      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(faces.term(kk) / q) * q : 0;
+    Terms<6> s = t.change_terms(c, at[b], weighted);
+    const real q = quanta(b, 0), inverse = 1 / q;
+    unroll<0, 6>([&](auto kk) {
+      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(s.v[kk] * inverse) * q : 0;
+    });
     out.add(b, s);
   }
 };
@@ -165,14 +170,15 @@ struct Shift {
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
     const int n = c.body();
     const RigidMotion m = motions(n);
-    for (int q = 0; q < f.dims; ++q) {
-      if (!c.on(q)) continue;
+    // Unrolled (core/unroll.hpp): every index known when compiled, nothing in local memory.
+    unroll<0, 3>([&](auto q) {
+      if (q >= f.dims || !c.on(q)) return;
       real r[3];
-      for (int a = 0; a < 3; ++a) r[a] = f.coordinate(at[n], a, q, idx);
+      unroll<0, 3>([&](auto a) { r[a] = f.coordinate(at[n], a, q, idx); });
       real dv = m.U[q];
-      for (int a = 0; a < 3; ++a) dv += m.w[a] * mode(3 + a, q, r);
+      unroll<0, 3>([&](auto a) { dv += m.w[a] * mode(3 + a, q, r); });
       v[q].p[o] += dv;
-    }
+    });
   }
 };
 

@@ -12,6 +12,7 @@
 #include "core/field.hpp"
 #include "core/reduce_each.hpp"
 #include "core/stencil.hpp"
+#include "core/unroll.hpp"
 #include "models/stokes/body_labels.hpp"
 
 namespace staghorn::stokes {
@@ -92,28 +93,6 @@ struct BodyCellFaces {
   SH_HD bool on(int q) const { return packed >> q & 1; }
 };
 
-// A body's faces among a cell's low faces, each with its lever arm and the velocity change on it
-// (times the face's pseudo-viscosity if weighted): gathered once, for every mode's term.
-struct ChangeFaces {
-  int count = 0;
-  int axis[3];
-  real r[3][3];
-  real change[3];
-  // The change's term along mode kk, summed face by face as ModeTerms::term sums it.
-  SH_HD real term(int kk) const {
-    real t = 0;
-    for (int n = 0; n < count; ++n) t += mode(kk, axis[n], r[n]) * change[n];
-    return t;
-  }
-  // The largest |term| over the modes: the bound that sets the sums' quantum.
-  SH_HD real bound(int dims) const {
-    real m = 0;
-    for (int kk = 0; kk < 6; ++kk)
-      if (mode_exists(kk, dims)) m = fmax(m, fabs(term(kk)));
-    return m;
-  }
-};
-
 // Per-cell terms of the sums over a body's faces (each cell contributes its low faces): with
 // ll < 0, phi_kk . w dV (the change's component along mode kk, w the face's pseudo-viscosity if
 // weighted, else 1); with ll >= 0, phi_kk . phi_ll over the body's faces (the modes' Gram matrix),
@@ -144,21 +123,23 @@ struct ModeTerms {
         m = fmax(m, fabs(term(b, kk, ll, weighted, i, j, kz)));
     return m;
   }
-  // The faces of the change's terms (ll < 0) of the listed cell c on its body b, with the
-  // arithmetic of term().
-  SH_HD ChangeFaces change_faces(const BodyCellFaces& c, const BodyAt& b, bool weighted) const {
+  // The change's terms (ll < 0) along the six modes, of the listed cell c's faces on its body b,
+  // with the arithmetic of term(). Unrolled (core/unroll.hpp): every index is known when
+  // compiled, so the terms stay in registers.
+  SH_HD Terms<6> change_terms(const BodyCellFaces& c, const BodyAt& b, bool weighted) const {
     const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
-    ChangeFaces faces;
-    for (int q = 0; q < f.dims; ++q) {
-      if (!c.on(q)) continue;
-      const int n = faces.count++;
-      faces.axis[n] = q;
-      for (int a = 0; a < 3; ++a) faces.r[n][a] = f.coordinate(b, a, q, idx);
+    Terms<6> t;
+    unroll<0, 6>([&](auto kk) { t.v[kk] = 0; });
+    unroll<0, 3>([&](auto q) {
+      if (q >= f.dims || !c.on(q)) return;
+      real r[3];
+      unroll<0, 3>([&](auto a) { r[a] = f.coordinate(b, a, q, idx); });
       const real other = v[q].p[o] - v_old[q].p[o];
-      faces.change[n] = weighted ? c.pseudo[q] * other : other;
-    }
-    return faces;
+      const real change = weighted ? c.pseudo[q] * other : other;
+      unroll<0, 6>([&](auto kk) { t.v[kk] += mode(kk, q, r) * change; });
+    });
+    return t;
   }
   // The term rounded to a multiple of `quantum` (exact sums).
   SH_HD real rounded(const BodyAt& b, int kk, int ll, bool weighted, real quantum, int i, int j,
