@@ -23,8 +23,14 @@ SideRules Walls::velocity_rules(int component) const {
   return rules;
 }
 
-void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims) const {
-  for (int c = 0; c < dims; ++c) fill.add(V[c], velocity_rules(c));
+void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
+                           unsigned sides) const {
+  for (int c = 0; c < dims; ++c) {
+    SideRules rules = velocity_rules(c);
+    for (int s = 0; s < 6; ++s)
+      if (!(sides >> s & 1u)) rules[s].kind = GhostRule::keep;
+    fill.add(V[c], rules);
+  }
 }
 
 }  // namespace staghorn::stokes

@@ -25,8 +25,11 @@ struct Walls {
   // (antisymmetric beyond it); a tangential one has zero gradient (free slip) or is zero on the
   // wall (no slip); a prescribed wall keeps its ghosts.
   SideRules velocity_rules(int component) const;
-  // Adds the first `dims` velocity components with their rules to a ghost fill.
-  void add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims) const;
+  // Adds the first `dims` velocity components with their rules to a ghost fill, on the sides in
+  // `sides` (bit s for side s, in the order above); the others keep their ghosts.
+  static constexpr unsigned kAllSides = 63;
+  void add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
+                      unsigned sides = kAllSides) const;
 };
 
 }  // namespace staghorn::stokes

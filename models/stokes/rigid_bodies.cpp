@@ -72,7 +72,7 @@ void Stokes::accelerate_rigid_bodies(int dims) {
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);
-  apply_velocity_walls(V_);
+  apply_velocity_walls(V_, rigid_.edge_sides());
 }
 
 }  // namespace staghorn::stokes

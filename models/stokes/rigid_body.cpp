@@ -293,14 +293,17 @@ Region union_of(const Region& a, const Region& b) {
   return u;
 }
 
-// Whether a shift of the cell's low faces could reach a halo that an exchange sends, or a face or
-// ghost that the walls set: within the halo's width and one more of the block's edges.
-bool reaches_block_edge(const Layout& l, int dims, const Int3& cell) {
+// The sides of the block (bit 2 a for the low one along axis a, 2 a + 1 for the high one) whose
+// halo, sent by an exchange, or whose faces and ghosts, set by the walls, a shift of the cell's
+// low faces could reach: those within the halo's width and one more.
+unsigned sides_within_reach(const Layout& l, int dims, const Int3& cell) {
+  unsigned sides = 0;
   for (int a = 0; a < dims; ++a) {
     const int margin = l.h[a] + 1;
-    if (cell[a] < margin || cell[a] >= l.n[a] - margin) return true;
+    if (cell[a] < margin) sides |= 1u << (2 * a);
+    if (cell[a] >= l.n[a] - margin) sides |= 1u << (2 * a + 1);
   }
-  return false;
+  return sides;
 }
 
 }  // namespace
@@ -334,7 +337,7 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   faces_ = body_faces(dec, *segment_, mu_max);
   set_matrices(list_cells(boxes));
   // The halo exchange after a correction is collective: every rank makes it if one must.
-  near_edge_ = dec.comm().max(near_edge_ ? 1.0 : 0.0) > 0;
+  near_edge_ = dec.comm().max(edge_sides_ != 0 ? 1.0 : 0.0) > 0;
   update_pseudo();
   // Modes without a face or a rim (a 2-D run's z translation, its rotations about x and y) or
   // that a wall forbids stay out of the system.
@@ -391,7 +394,7 @@ CellList RigidBodies::list_cells(const Region& boxes) {
           if (r.packed == 0) continue;
           r.packed += 8 * index_of(near.id[n]);
           records.push_back(r);
-          near_edge_ = near_edge_ || reaches_block_edge(l, host.dims, r.cell);
+          edge_sides_ |= sides_within_reach(l, host.dims, r.cell);
         }
       }
   records_ = ItemList<BodyCellFaces>(ex_, records);

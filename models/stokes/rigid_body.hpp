@@ -78,6 +78,9 @@ class RigidBodies {
   // walls): only then must the caller exchange the halos and set the walls again after it (on every
   // rank: the exchange is collective).
   bool near_block_edge() const { return near_edge_; }
+  // The sides of this block whose walls a correction may reach (bit 2 a: low along axis a, 2 a + 1:
+  // high): only those need their ghosts set again.
+  unsigned edge_sides() const { return edge_sides_; }
   // Takes the faces' pseudo-step viscosity from mu_max again (after it changed: a power law).
   void update_pseudo();
   const StiffBody& body(std::size_t b) const { return bodies_.at(b).stiff; }
@@ -146,7 +149,8 @@ class RigidBodies {
   std::optional<Field> segment_;  // 1 + body index per cell, -1 in a body not corrected, else 0
   BodyFaces faces_{};             // over segment_
   ItemList<BodyCellFaces> records_;  // each body's faces among the low faces of this block's cells
-  bool near_edge_ = false;            // a record within reach of the block's halos or walls
+  unsigned edge_sides_ = 0;           // the sides of this block within a record's reach
+  bool near_edge_ = false;            // edge_sides_ of some rank's block not empty
   // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
   // the quanta) and its correction's fit.
   Buffer<BodyAt> at_;

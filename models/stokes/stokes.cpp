@@ -135,9 +135,9 @@ double Stokes::bytes_per_cell_iteration() const {
   return (2 * unknowns + 3) * sizeof(real);      // + mu, mu_max, rho read
 }
 
-void Stokes::apply_velocity_walls(std::array<Field, 3>& V) {
+void Stokes::apply_velocity_walls(std::array<Field, 3>& V, unsigned sides) {
   GhostFill fill;
-  walls_.add_velocities(fill, V, dims());
+  walls_.add_velocities(fill, V, dims(), sides);
   fill.apply(ex_, dec_);
 }
 

@@ -287,6 +287,22 @@ TEST(RigidBody, DiscWhoseSmoothingTailReachesAWallKeepsItsModes) {
   EXPECT_EQ(bodies_of(on_wall).body(0).walls, 1u << 2);  // y_lo
 }
 
+// A correction sets again only the walls its faces can reach: the disc 1.3 cells above the y_lo
+// wall reaches that wall alone, a centred one none. After corrected iterations (each refilling the
+// y_lo wall's ghosts only), setting every wall again changes no velocity (refresh() does).
+TEST(RigidBody, CorrectionsSetOnlyTheWallsTheyReach) {
+  StokesRun centred(wall_disc_config(0.5));
+  EXPECT_EQ(bodies_of(centred).edge_sides(), 0u);
+  StokesRun r(wall_disc_config(0.14));
+  ASSERT_EQ(bodies_of(r).edge_sides(), 1u << 2);  // y_lo
+  r.model->begin_solve(static_cast<real>(r.settings.dt));
+  r.model->iterate(40);
+  std::vector<std::vector<real>> iterated;
+  for (int a = 0; a < 2; ++a) iterated.push_back(r.model->V(a).to_host());
+  r.model->refresh();
+  for (int a = 0; a < 2; ++a) EXPECT_EQ(r.model->V(a).to_host(), iterated[a]) << "V" << a;
+}
+
 // The benchmark's 14 inclusions (as above, seed 1869) 10^6 times stiffer, smoothed geometrically
 // (10 passes over log mu: the arithmetic passes bridge these small grids' inclusions into
 // non-rigid blobs), rising and in pure shear, at 63^2, 95^2 and 191^2: converged to the
