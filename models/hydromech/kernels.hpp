@@ -252,6 +252,13 @@ struct PairStoredIteration {
     s1 = {x.b, x.a, c[2], s.b, n.b, b.b, t.b};
   }
 
+  // One cell's new Pe and porosity (a, b) from its stars, its old porosity and its dPe/dtau (updated).
+  SH_HD Pair advance(const Star& P, const Star& f, real po, real& v) const {
+    const CellEval e = co.evaluate<Dim, N>(P, f, po);
+    const real P_new = pt::advance(P.c, e.R, v, co.step(e));
+    return {P_new, co.mat.porosity(po, P_new, co.dt)};
+  }
+
   SH_HD void operator()(int ip, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
     Star P0, P1, f0, f1;
@@ -259,13 +266,13 @@ struct PairStoredIteration {
     gather_pair(phi, o, f0, f1);
     const Pair po = load2(phi_old.p + o);
     Pair v = load2(dPedtau.p + o);
-    const CellEval e0 = co.evaluate<Dim, N>(P0, f0, po.a);
-    const CellEval e1 = co.evaluate<Dim, N>(P1, f1, po.b);
-    const Pair P{pt::advance(P0.c, e0.R, v.a, co.step(e0)),
-                 pt::advance(P1.c, e1.R, v.b, co.step(e1))};
-    store2(Pe_new.p + o, P);
+    // One cell to its end (new Pe and porosity), then the other: the first's exponentials are
+    // done before the second's begin, fewer values live at once (no spill at 64 registers).
+    const Pair P_a_phi_a = advance(P0, f0, po.a, v.a);
+    const Pair P_b_phi_b = advance(P1, f1, po.b, v.b);
+    store2(Pe_new.p + o, {P_a_phi_a.a, P_b_phi_b.a});
     store2(dPedtau.p + o, v);
-    store2(phi_new.p + o, {co.mat.porosity(po.a, P.a, co.dt), co.mat.porosity(po.b, P.b, co.dt)});
+    store2(phi_new.p + o, {P_a_phi_a.b, P_b_phi_b.b});
   }
 };
 
