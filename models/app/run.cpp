@@ -29,6 +29,7 @@
 #include "models/app/restart.hpp"
 #include "models/app/settings.hpp"
 #include "models/app/stop.hpp"
+#include "models/app/stream_cache.hpp"
 #include "models/app/watchdog.hpp"
 #include "solvers/time_loop.hpp"
 
@@ -263,12 +264,13 @@ double measured_residual(const std::vector<pt::Residual>& residuals, const io::R
   return worst;
 }
 
-std::string now_utc() {
+std::string utc(std::time_t t) {
   char buf[32];
-  const std::time_t t = std::time(nullptr);
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
 }
+
+std::string now_utc() { return utc(std::time(nullptr)); }
 
 // Time per iteration in each phase of the exchanges (the slowest rank's), to show whether
 // communication hides behind the inner region: with hiding, compute counts the shell and the
@@ -283,17 +285,34 @@ io::json phases(Network& net, const Comm& comm, long long iterations) {
 }
 
 // The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
-// The copy bandwidth T_eff is compared with, measured now by every rank at once (per rank: ranks
-// on one node share its memory as their kernels did). On the CPU STREAM's copy and triad
-// (core/host_stream.hpp), with the arrays' size and the last-level cache it was chosen against.
+// The CPU reference of every rank: the one kept by an earlier run where every rank has one (then
+// none measures), else measured now by every rank at once (ranks on one node share its memory as
+// their kernels did) and kept.
+StreamReference cpu_reference(const Setup& s) {
+  const Comm& comm = s.dec->comm();
+  const std::string dir = stream_cache_dir(), key = stream_key(s.node_ranks);
+  const std::optional<StreamReference> kept =
+      kept_stream(dir, key, s.settings.copy_bandwidth_max_age_s, std::time(nullptr));
+  if (comm.max(kept ? 0.0 : 1.0) == 0) return *kept;
+  StreamReference now{host_stream(1ull << 28), std::time(nullptr)};
+  if (s.settings.copy_bandwidth_max_age_s > 0) keep_stream(dir, key, now);
+  return now;
+}
+
+// The copy bandwidth T_eff is compared with, per rank. On the GPU measured now by every rank at
+// once; on the CPU STREAM's copy and triad (core/host_stream.hpp), with the arrays' size and the
+// last-level cache it was chosen against, and when it was measured (stream_cache.hpp).
 void add_bandwidth(io::json& m, const Setup& s, double teff_per_rank) {
   const Comm& comm = s.dec->comm();
   const double ranks = comm.size();
   if (s.exec.on_device()) {
     m["copy_bandwidth_GBs"] = comm.sum(copy_bandwidth(s.exec, 1ull << 30)) / ranks;
   } else {
-    const HostStream h = host_stream(1ull << 28);
+    const StreamReference ref = cpu_reference(s);
+    const HostStream& h = ref.stream;
     m["copy_bandwidth_GBs"] = comm.sum(h.copy_GBs) / ranks;
+    // The oldest rank's: every rank's measured then, or later.
+    m["copy_bandwidth_measured"] = utc(static_cast<std::time_t>(-comm.max(-double(ref.measured))));
     m["stream_triad_GBs"] = comm.sum(h.triad_GBs) / ranks;
     m["stream_array_MiB"] = h.array_bytes >> 20;
     m["last_level_cache_MiB"] = h.cache_bytes >> 20;

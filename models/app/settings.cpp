@@ -86,6 +86,11 @@ void add_run_options(io::Schema& s) {
         "on the streams, reported per iteration in the metrics line");
   s.add("metrics.copy_bandwidth", Type::boolean, true,
         "Measure the copy bandwidth at the end of the run, to report T_eff as a fraction of it");
+  s.add("metrics.copy_bandwidth_max_age_days", Type::number, 7.0,
+        "CPU: reuse the copy bandwidth an earlier run measured on this machine with the same "
+        "CPUs, threads and ranks per node while younger than this (kept in $STAGHORN_CACHE_DIR, "
+        "$XDG_CACHE_HOME/staghorn or ~/.cache/staghorn); 0 measures it every run")
+      .at_least(0);
   FaultSpec::add_options(s);
   add_performance_options(s);
 }
@@ -115,6 +120,8 @@ RunSettings RunSettings::from(const io::json& c) {
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();
   r.measure_copy_bandwidth = at_path(c, "metrics.copy_bandwidth").get<bool>();
+  r.copy_bandwidth_max_age_s =
+      86400.0 * at_path(c, "metrics.copy_bandwidth_max_age_days").get<double>();
   r.phase_timing = at_path(c, "metrics.phase_timing").get<bool>();
   r.transport = at_path(c, "exchange.transport").get<std::string>();
   r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();

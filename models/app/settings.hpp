@@ -29,6 +29,8 @@ struct RunSettings {
   double timeout_s = 0;   // how long a rank waits on its peers; 0: forever
   double walltime_s = 0;  // run.walltime; 0: no limit
   bool measure_copy_bandwidth = true;
+  double copy_bandwidth_max_age_s =
+      7 * 86400.0;  // a kept CPU reference younger than this is reused
   bool phase_timing = true;
 
   static RunSettings from(const io::json& config);
