@@ -90,8 +90,7 @@ SH_HD void add_terms(const F& f, const T& item, const Out& out) {
 }
 
 template <int K, class Op, class T, class F>
-std::vector<double> reduce_segments_host(const ItemList<T>& list, int segments, Op op,
-                                         const F& f) {
+std::vector<double> reduce_segments_host(const ItemList<T>& list, int segments, Op op, const F& f) {
   return combine_threads<K>(segments, op, [&](const auto& out) {
     const F g = f;
     const T* items = list.data();

@@ -92,9 +92,8 @@ struct ChangeSums {
     const int b = c.body();
     Terms<6> s = t.change_terms(c, at[b], weighted);
     const real q = quanta(b, 0), inverse = 1 / q;
-    unroll<0, 6>([&](auto kk) {
-      s.v[kk] = mode_exists(kk, t.f.dims) ? rint(s.v[kk] * inverse) * q : 0;
-    });
+    unroll<0, 6>(
+        [&](auto kk) { s.v[kk] = mode_exists(kk, t.f.dims) ? rint(s.v[kk] * inverse) * q : 0; });
     out.add(b, s);
   }
 };

@@ -41,9 +41,12 @@ struct Stream23 {
 // so the difference of the first two is what the bodies cost a user).
 void many_stiff_bodies(int n, const Decomposition& dec, const Exec& ex, int iters,
                        const bench::TeffTable& table) {
-  const io::json inclusions = {{"shape", "random_inclusions"}, {"count", 12},
-                               {"radius_min", 0.06},          {"radius_max", 0.1},
-                               {"gap", 0.02},                 {"seed", 3},
+  const io::json inclusions = {{"shape", "random_inclusions"},
+                               {"count", 12},
+                               {"radius_min", 0.06},
+                               {"radius_max", 0.1},
+                               {"gap", 0.02},
+                               {"seed", 3},
                                {"viscosity", 1e6}};
   const io::json user = {
       {"model", "stokes"},
