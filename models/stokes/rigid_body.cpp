@@ -373,10 +373,10 @@ void RigidBodies::label_segments(const Field& label) {
 CellList RigidBodies::list_cells(const Region& boxes) {
   // The cells whose low faces may lie on a corrected body: in one, or beside one on their low side;
   // and each body's faces among them, as records.
-  const std::vector<real> segment = segment_->to_host();
+  std::vector<real> segment = segment_->to_host();
   const Layout& l = segment_->layout();
-  BodyFaces host = faces_;
-  host.label = View{const_cast<real*>(segment.data()) + l.origin(), l.stride_y(), l.stride_z()};
+  BodyFaces host = faces_;  // its labels on the host (on_face reads nothing else)
+  host.label = View{segment.data() + l.origin(), l.stride_y(), l.stride_z()};
   std::vector<Int3> cells;
   std::vector<BodyCellFaces> records;
   for (int k = boxes.lo.z; k < boxes.hi.z; ++k)

@@ -73,7 +73,7 @@ class RigidBodies {
   std::size_t size() const { return bodies_.size(); }
   bool empty() const { return bodies_.empty(); }
   // The records the corrections visit on this block: a body's faces among a cell's low faces.
-  long long listed_cells() const { return records_.size(); }
+  long long face_records() const { return records_.size(); }
   // Whether a correction may move a face near the edges of any rank's block (its halos, the
   // walls): only then must the caller exchange the halos and set the walls again after it (on every
   // rank: the exchange is collective).

@@ -79,8 +79,8 @@ void many_stiff_bodies(int n, const Decomposition& dec, const Exec& ex, int iter
     const std::array<Field, 3> V_old = {copy_of(V[0]), copy_of(V[1]), copy_of(V[2])};
     const double c = seconds_per(ex, iters, [&] { bodies.correct(V, V_old); });
     std::printf("  %zu bodies, %lld face records (%.1f%% of the cells): correction alone %.3f ms\n",
-                bodies.size(), bodies.listed_cells(),
-                100.0 * double(bodies.listed_cells()) / double(dec.grid().cells()), c * 1e3);
+                bodies.size(), bodies.face_records(),
+                100.0 * double(bodies.face_records()) / double(dec.grid().cells()), c * 1e3);
   }
 }
 
