@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/field.hpp"
+#include "core/vector_math.hpp"
 #include "models/mhd/operators.hpp"
 
 namespace staghorn::mhd {
@@ -88,14 +89,16 @@ struct Thermo {
   real rho, cs2;
 };
 
+// vmath::exp: CUDA's exp on the GPU; on the CPU arithmetic that a row loop vectorises (libm's exp
+// is a call, which keeps the pencil kernel's thermodynamics loop scalar), within an ulp of libm's.
 SH_HD inline real sound_speed2(const Physics& ph, bool entropy, real lnrho, real ss) {
   if (!entropy) return ph.cs2_0;
-  return ph.cs2_0 * exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (lnrho - ph.lnrho0));
+  return ph.cs2_0 * vmath::exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (lnrho - ph.lnrho0));
 }
 
 template <bool Entropy>
 SH_HD inline Thermo thermo(const Physics& ph, real lnrho, real ss) {
-  return {exp(lnrho), sound_speed2(ph, Entropy, lnrho, ss)};
+  return {vmath::exp(lnrho), sound_speed2(ph, Entropy, lnrho, ss)};
 }
 
 // The traceless rate of strain S and div u, from the velocity gradient.

@@ -139,9 +139,14 @@ inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
   constexpr int kVars = Substep<Order, Entropy>::kVars;
   const std::ptrdiff_t o = a.shape.offset(i0, j, k);
   gather_all<Order, Entropy>(a, o, n, r, std::make_integer_sequence<int, kVars>{});
+  // The thermodynamics (arithmetic only: vectorised), then the forcing (sines and cosines: calls).
+  const Physics ph = a.ph;
+#pragma GCC ivdep
   for (int x = 0; x < n; ++x) {
-    const Thermo th = thermo<Entropy>(a.ph, r.lnrho[x], Entropy ? r.ss[x] : 0);
+    const Thermo th = thermo<Entropy>(ph, r.lnrho[x], Entropy ? r.ss[x] : 0);
     r.rho[x] = th.rho, r.cs2[x] = th.cs2;
+  }
+  for (int x = 0; x < n; ++x) {
     const Vec3 f = a.force.on ? a.force.at(i0 + x, j, k) : Vec3{};
     for (int c = 0; c < 3; ++c) r.force[c][x] = f[c];
   }
