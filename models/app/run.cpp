@@ -290,7 +290,7 @@ io::json phases(Network& net, const Comm& comm, long long iterations) {
 // their kernels did) and kept.
 StreamReference cpu_reference(const Setup& s) {
   const Comm& comm = s.dec->comm();
-  const std::string dir = stream_cache_dir(), key = stream_key(s.node_ranks);
+  const std::string dir = stream_cache_dir(), key = stream_key(s.threads, s.node_ranks);
   const std::optional<StreamReference> kept =
       kept_stream(dir, key, s.settings.copy_bandwidth_max_age_s, std::time(nullptr));
   if (comm.max(kept ? 0.0 : 1.0) == 0) return *kept;

@@ -1,7 +1,5 @@
 #include "models/app/stream_cache.hpp"
 
-#include <omp.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -33,12 +31,6 @@ std::string host_name() {
   return gethostname(name, sizeof name - 1) == 0 ? name : "unknown host";
 }
 
-int usable_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-}
-
 fs::path file_in(const std::string& dir) { return fs::path(dir) / "host_stream.json"; }
 
 io::json read_all(const std::string& dir) {
@@ -57,10 +49,9 @@ std::string stream_cache_dir() {
   return "";
 }
 
-std::string stream_key(int node_ranks) {
-  return host_name() + " | " + cpu_model() + " | " + std::to_string(usable_cpus()) + " cpus | " +
-         std::to_string(omp_get_max_threads()) + " threads | " + std::to_string(node_ranks) +
-         " ranks on the node";
+std::string stream_key(const ThreadPlan& plan, int node_ranks) {
+  return host_name() + " | " + cpu_model() + " | " + std::to_string(plan.cores) +
+         " cores for this rank | " + plan.describe(node_ranks);
 }
 
 std::optional<StreamReference> kept_stream(const std::string& dir, const std::string& key,

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/host_stream.hpp"
+#include "core/threads.hpp"
 
 namespace staghorn::app {
 
@@ -23,9 +24,9 @@ struct StreamReference {
 // $HOME/.cache/staghorn; "" when none of them is set (nothing kept).
 std::string stream_cache_dir();
 
-// What identifies a reference: the host, its CPU model, the CPUs this process may run on, its
-// OpenMP threads and the ranks sharing its node.
-std::string stream_key(int node_ranks);
+// What identifies a reference: the host, its CPU model, the cores this rank may run on, and its
+// threads and the node's ranks and cores (plan, core/threads.hpp).
+std::string stream_key(const ThreadPlan& plan, int node_ranks);
 
 // The reference kept for `key` in dir, if measured less than max_age_s before `now`. A missing,
 // unreadable or malformed file, or an entry of another shape, reads as none: never an error.

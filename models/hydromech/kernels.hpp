@@ -268,7 +268,8 @@ struct PairStoredIteration {
     const Pair po = load2(phi_old.p + o);
     Pair v = load2(dPedtau.p + o);
     // One cell to its end (new Pe and porosity), then the other: the first's exponentials are
-    // done before the second's begin, fewer values live at once (no spill at 64 registers).
+    // done before the second's begin, fewer values live at once (at 64 registers 8 bytes spilled,
+    // where both cells at once spilled 16).
     const Pair P_a_phi_a = advance(P0, f0, po.a, v.a);
     const Pair P_b_phi_b = advance(P1, f1, po.b, v.b);
     store2(Pe_new.p + o, {P_a_phi_a.a, P_b_phi_b.a});

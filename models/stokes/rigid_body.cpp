@@ -385,11 +385,12 @@ CellList RigidBodies::list_cells(const Region& boxes) {
         const CellBodies near(host, i, j, k);
         if (near.count == 0) continue;
         cells.push_back({i, j, k});
+        const Off o = host.label.offset(i, j, k);
         for (int n = 0; n < near.count; ++n) {
           BodyCellFaces r;
           r.cell = {i, j, k};
           for (int q = 0; q < host.dims; ++q)
-            if (host.on_face(q, host.label.offset(i, j, k), near.id[n])) r.packed |= 1 << q;
+            if (host.on_face(q, o, near.id[n])) r.packed |= 1 << q;
           if (r.packed == 0) continue;
           r.packed += 8 * index_of(near.id[n]);
           records.push_back(r);

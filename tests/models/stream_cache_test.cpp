@@ -87,11 +87,16 @@ TEST_F(StreamCache, AnUnwritableDirectoryKeepsNothing) {
   EXPECT_FALSE(keep_stream("", "host A", reference(26.5, kThen)));
 }
 
-TEST(StreamKey, NamesTheThreadsAndRanksOfTheNode) {
-  const std::string one = stream_key(1), four = stream_key(4);
-  EXPECT_NE(one, four);
-  EXPECT_NE(one.find("1 ranks on the node"), std::string::npos) << one;
-  EXPECT_NE(one.find("threads"), std::string::npos) << one;
+TEST(StreamKey, NamesTheCoresThreadsAndRanksOfTheNode) {
+  ThreadPlan plan;
+  plan.threads = 2, plan.cores = 2, plan.node_cores = 2;
+  const std::string one = stream_key(plan, 1);
+  EXPECT_NE(one, stream_key(plan, 4));
+  plan.threads = 1;
+  EXPECT_NE(one, stream_key(plan, 1));
+  plan.threads = 2, plan.cores = 1;
+  EXPECT_NE(one, stream_key(plan, 1));
+  EXPECT_NE(one.find("1 rank x 2 threads on 2 cores"), std::string::npos) << one;
 }
 
 }  // namespace
