@@ -5,6 +5,7 @@
 // (1 - phi) are 1, so fluid volume is carried by the Darcy flux alone.
 
 #include <cmath>
+#include <type_traits>
 
 #include "core/fast_math.hpp"
 #include "core/platform.hpp"
@@ -17,8 +18,16 @@ namespace staghorn::hydromech {
 // and a polynomial), and no cancellation in 1 - tanh y where tanh nears 1. T: double for the
 // physics, float for the pseudo-step. exp_normal: e^2y enters only as 1 + e^2y, which is 1 for
 // e^2y below e^-708 (float: e^-86) whether or not it is subnormal, so the same switch.
+// In `real`, y is capped at kFlatSwitch, where the switch is 1 to the last bit (e^2y > 1e260), so
+// the quotient stays in the range of fast_math's divide (no slow-path branch on the GPU, the same
+// bits as the division); a NaN passes through.
+constexpr double kFlatSwitch = 300;
 template <class T>
 SH_HD inline T smooth_switch(T R, T y) {
+  if constexpr (std::is_same_v<T, real>) {
+    const T y_capped = y > T(kFlatSwitch) ? T(kFlatSwitch) : y;
+    return T(1) + divide(R - T(1), T(1) + vmath::exp_normal(y_capped + y_capped));
+  }
   return T(1) + (R - T(1)) / (T(1) + vmath::exp_normal(y + y));
 }
 
