@@ -138,6 +138,32 @@ struct GroupedSegments {
   }
 };
 
+// f's `out` on the GPU with a lane's run of terms kept in registers: consecutive items of a lane
+// that add to the same segment combine there, and the run goes to GroupedSegments only when the
+// segment changes or the lane's items end. A lane's items are neighbours in the pass (the cells of
+// one body, mostly), so most items cost neither a shuffle nor an atomic. For few terms only: a run
+// of many would not stay in registers.
+template <int K, class Op>
+struct LaneRuns {
+  GroupedSegments<K, Op> to;
+  mutable int segment = -1;
+  mutable Terms<K> run;
+  __device__ void add(int s, const Terms<K>& t) const {
+    if (s != segment) {
+      flush();
+      segment = s;
+      run = t;
+      return;
+    }
+    for (int n = 0; n < K; ++n) run.v[n] = to.op(run.v[n], t.v[n]);
+  }
+  __device__ void flush() const {
+    if (segment >= 0) to.add(segment, run);
+    segment = -1;
+  }
+};
+constexpr int kMaxRunTerms = 8;
+
 template <class Op>
 __global__ void fill_identity_kernel(double* out, int count) {
   for (int n = blockIdx.x * blockDim.x + threadIdx.x; n < count; n += gridDim.x * blockDim.x)
@@ -163,9 +189,9 @@ struct ListItems {
   SH_HD const T& operator[](long long c) const { return items[c]; }
 };
 
-// The cells in a grid-stride loop (neighbouring threads on neighbouring cells: coalesced), each
-// block into its own shared accumulators (`shared`) that it then adds to `out`, or every cell
-// straight into `out`.
+// Each warp takes one contiguous chunk of the cells, its lanes neighbouring cells at every step
+// (coalesced), so that a lane's cells are neighbours too (LaneRuns); each block combines into its
+// own shared accumulators (`shared`) that it then adds to `out`, or straight into `out`.
 template <int K, class Op, class Cells, class F>
 __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f,
                                        double* out) {
@@ -174,12 +200,18 @@ __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op o
     for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
     __syncthreads();
   }
-  const GroupedSegments<K, Op> acc{shared ? local : out, op};
+  const GroupedSegments<K, Op> grouped{shared ? local : out, op};
   const long long n = cells.size();
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < n;
-       c += stride) {
-    add_terms(f, cells[c], acc);
+  const long long thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
+  const long long chunk = ((n + warps - 1) / warps + 31) / 32 * 32;
+  const long long begin = thread / 32 * chunk, end = begin + chunk < n ? begin + chunk : n;
+  if constexpr (K <= kMaxRunTerms) {
+    const LaneRuns<K, Op> acc{grouped};
+    for (long long c = begin + thread % 32; c < end; c += 32) add_terms(f, cells[c], acc);
+    acc.flush();
+  } else {
+    for (long long c = begin + thread % 32; c < end; c += 32) add_terms(f, cells[c], grouped);
   }
   if (!shared) return;
   __syncthreads();
@@ -187,15 +219,21 @@ __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op o
     if (local[m] != Op::identity()) atomic_combine(out + m, local[m], op);
 }
 
-// Enough blocks to fill the device a few times over, no more: each block's accumulators cost
-// `count` atomics at its end.
-inline int segment_blocks(long long cells) {
-  int device = 0, sms = 0;
+// As many blocks as the device holds at once, no more (each block's accumulators cost `count`
+// atomics at its end), and none without a cell: every lane in flight at once, for the loads in
+// flight that hide the memory's latency.
+template <class Kernel>
+int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
+  int device = 0, sms = 0, per_sm = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (reduce_segments)");
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute (reduce_segments)");
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSegmentThreads,
+                                                           shared_bytes),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor (reduce_segments)");
+  const long long resident = static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms;
   const long long needed = (cells + kSegmentThreads - 1) / kSegmentThreads;
-  return static_cast<int>(needed < 4LL * sms ? needed : 4LL * sms);
+  return static_cast<int>(needed < resident ? needed : resident);
 }
 
 // Queues the pass on the inner lane: each segment's results combined into `out` (on the device).
@@ -205,8 +243,10 @@ void launch_segments(const Exec& ex, const Cells& cells, int segments, Op op, co
   const int count = segments * K;
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
   const bool shared = bytes <= kSegmentSharedBytes;
-  reduce_segments_kernel<K><<<segment_blocks(cells.size()), kSegmentThreads, shared ? bytes : 0,
-                              ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out);
+  const std::size_t shared_bytes = shared ? bytes : 0;
+  auto* kernel = reduce_segments_kernel<K, Op, Cells, F>;
+  kernel<<<segment_blocks(kernel, shared_bytes, cells.size()), kSegmentThreads, shared_bytes,
+           ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out);
   check_launch("reduce_segments kernel launch");
 }
 
