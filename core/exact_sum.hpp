@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/comm.hpp"
@@ -21,11 +22,45 @@ namespace staghorn {
 // The largest power of two that keeps n terms of magnitude <= bound, and all their partial sums,
 // exact in `real` (one bit of margin for the rounding of each term). On the device too: passes
 // that take their quanta from bounds on the backend need no trip through the host.
+// Where bound * n is a normal double and the quantum too (always, but for bounds near the ends of
+// the range), the quantum's exponent comes from the bits of bound * n and the quantum is built
+// from its exponent field: a few integer operations, where frexp and ldexp are calls on the GPU
+// (passes that take a quantum per term). The same values as frexp and ldexp.
+namespace detail {
+constexpr int kQuantumDigits = std::numeric_limits<real>::digits - 2;
+
+SH_HD inline double power_of_two(int p) {  // -1022 <= p <= 1023
+  const unsigned long long b = static_cast<unsigned long long>(p + 1023) << 52;
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+// The exponent p of the quantum 2^p of n terms up to `bound`, or a value below -1022 where
+// bound * n is not a normal double (frexp and ldexp then).
+SH_HD inline int quantum_exponent(double bound, double n) {
+  const double x = bound * n;
+  if (!(x >= std::numeric_limits<double>::min())) return -2000;
+  unsigned long long b;
+  std::memcpy(&b, &x, sizeof b);
+  return static_cast<int>(b >> 52) - 1022 - kQuantumDigits;  // x < 2^(p + digits - 2)
+}
+}  // namespace detail
+
 SH_HD inline real exact_quantum(double bound, double n) {
   if (!(bound > 0) || !std::isfinite(bound * n)) return 1;
+  const int p = detail::quantum_exponent(bound, n);
+  if (p >= -1022) return static_cast<real>(detail::power_of_two(p));
   int e = 0;
   std::frexp(bound * n, &e);  // bound * n < 2^e
-  return static_cast<real>(std::ldexp(1.0, e - std::numeric_limits<real>::digits + 2));
+  return static_cast<real>(std::ldexp(1.0, e - detail::kQuantumDigits));
+}
+
+// 1 / exact_quantum(bound, n), exact (a power of two), without a division where both are normal.
+SH_HD inline real exact_quantum_inverse(double bound, double n) {
+  const int p = detail::quantum_exponent(bound, n);
+  if (bound > 0 && std::isfinite(bound * n) && p >= -1022 && p <= 1022)
+    return static_cast<real>(detail::power_of_two(-p));
+  return real(1) / exact_quantum(bound, n);
 }
 
 namespace detail {

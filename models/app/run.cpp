@@ -48,6 +48,7 @@ struct Setup {
   std::unique_ptr<Decomposition> dec;
   FaultSpec fault;
   ThreadPlan threads;  // OpenMP threads per rank against the node's cores
+  int node_rank = 0;   // this rank among the node's
   int node_ranks = 1;
 };
 
@@ -162,6 +163,7 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   std::unique_ptr<Model> model;
   together(comm, [&] { s = prepare(request, comm, node.rank(), node.size()); });
   s.threads = threads;
+  s.node_rank = node.rank();
   s.node_ranks = node.size();
   if (comm.root()) warn(s.warnings);
   if (comm.root() && s.exec.backend() == Backend::cpu && threads.oversubscribed())
@@ -287,7 +289,7 @@ io::json phases(Network& net, const Comm& comm, long long iterations) {
 // The run's metrics record: throughput, and T_eff beside the measured copy bandwidth.
 // The CPU reference of every rank: the one kept by an earlier run where every rank has one (then
 // none measures), else measured now by every rank at once (ranks on one node share its memory as
-// their kernels did) and kept.
+// their kernels did) and kept by the node's first rank (the node's ranks share its key).
 StreamReference cpu_reference(const Setup& s) {
   const Comm& comm = s.dec->comm();
   const std::string dir = stream_cache_dir(), key = stream_key(s.threads, s.node_ranks);
@@ -295,7 +297,7 @@ StreamReference cpu_reference(const Setup& s) {
       kept_stream(dir, key, s.settings.copy_bandwidth_max_age_s, std::time(nullptr));
   if (comm.max(kept ? 0.0 : 1.0) == 0) return *kept;
   StreamReference now{host_stream(1ull << 28), std::time(nullptr)};
-  if (s.settings.copy_bandwidth_max_age_s > 0) keep_stream(dir, key, now);
+  if (s.settings.copy_bandwidth_max_age_s > 0 && s.node_rank == 0) keep_stream(dir, key, now);
   return now;
 }
 

@@ -62,6 +62,9 @@ struct Quanta {
   SH_HD real operator()(int b, int n) const {
     return exact_quantum(bound[b * per_body + n], box_cells[b]);
   }
+  SH_HD real inverse(int b, int n) const {
+    return exact_quantum_inverse(bound[b * per_body + n], box_cells[b]);
+  }
 };
 
 // A listed cell's largest |term| of the velocity change V - V_old on its body (the bound that sets
@@ -81,7 +84,7 @@ struct ChangeBound {
 };
 
 // A listed cell's six quantised terms of the change along its body's modes. The quantum is a power
-// of two: a product by its inverse is the quotient, to the bit, and cheaper.
+// of two: a product by its inverse (exact, no division) is the quotient, to the bit, and cheaper.
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
@@ -91,7 +94,7 @@ struct ChangeSums {
   SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
     const int b = c.body();
     Terms<6> s = t.change_terms(c, at[b], weighted);
-    const real q = quanta(b, 0), inverse = 1 / q;
+    const real q = quanta(b, 0), inverse = quanta.inverse(b, 0);
     unroll<0, 6>(
         [&](auto kk) { s.v[kk] = mode_exists(kk, t.f.dims) ? rint(s.v[kk] * inverse) * q : 0; });
     out.add(b, s);
@@ -397,6 +400,10 @@ CellList RigidBodies::list_cells(const Region& boxes) {
           edge_sides_ |= sides_within_reach(l, host.dims, r.cell);
         }
       }
+  // Each body's records together, in cell order: a lane's records in a pass then mostly share a
+  // body (core/reduce_segments.hpp, LaneRuns), and neighbouring lanes read neighbouring cells.
+  std::stable_sort(records.begin(), records.end(),
+                   [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
   records_ = ItemList<BodyCellFaces>(ex_, records);
   return CellList(ex_, cells);
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/decomposition.hpp"
 #include "core/finite.hpp"
@@ -60,6 +61,31 @@ TEST(ExactSum, SameBitsForEveryThreadCountAndCloseToTheTrueSum) {
       for (int i = 0; i < r.hi.x; ++i) local += f(i, j, k);
   const double reference = comm.sum(static_cast<double>(local));
   EXPECT_NEAR(one, reference, 1e-13 * std::fabs(reference) + 1e-12);
+}
+
+// frexp and ldexp as exact_quantum used them: the reference of its bit-built quantum.
+real reference_quantum(double bound, double n) {
+  if (!(bound > 0) || !std::isfinite(bound * n)) return 1;
+  int e = 0;
+  std::frexp(bound * n, &e);
+  return static_cast<real>(std::ldexp(1.0, e - std::numeric_limits<real>::digits + 2));
+}
+
+TEST(ExactQuantum, EqualsFrexpAndLdexpAndItsInverseIsExact) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double huge = std::numeric_limits<double>::max();
+  std::vector<double> bounds = {0.0, -1.0, tiny, 1e-310, 2.2250738585072014e-308, 1e-300, 1e300,
+                                huge, std::numeric_limits<double>::infinity(),
+                                std::numeric_limits<double>::quiet_NaN()};
+  for (int e = -1070; e <= 1023; e += 7)
+    for (const double m : {1.0, 1.5, 1.9999999999999998}) bounds.push_back(std::ldexp(m, e));
+  for (const double n : {0.0, 1.0, 3.0, 1e5, 16777216.0})
+    for (const double b : bounds) {
+      const real q = exact_quantum(b, n);
+      const real want = reference_quantum(b, n);
+      EXPECT_TRUE(q == want || (q != q && want != want)) << "bound " << b << " n " << n;
+      EXPECT_EQ(exact_quantum_inverse(b, n), real(1) / want) << "bound " << b << " n " << n;
+    }
 }
 
 TEST(ExactSum, NanShows) {
