@@ -42,12 +42,18 @@ struct SumOp {
 #if defined(__CUDACC__)
 namespace detail {
 
+// The thread's cell of the region (one per thread, blocks tiling the region), if inside it.
 template <class F>
-__global__ void for_each_kernel(Region r, F f) {
+__device__ inline void for_this_thread(const Region& r, const F& f) {
   const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
   const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
   const int k = r.lo.z + blockIdx.z * blockDim.z + threadIdx.z;
   if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
+}
+
+template <class F>
+__global__ void for_each_kernel(Region r, F f) {
+  for_this_thread(r, f);
 }
 
 // Threads per block: 256, or what the functor asks for with `static constexpr int kThreads`
@@ -85,10 +91,7 @@ struct resident_threads_of<F, std::void_t<decltype(F::kResidentThreads)>> {
 
 template <class F, unsigned Threads, unsigned MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks) for_each_bounded_kernel(Region r, F f) {
-  const int i = r.lo.x + blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = r.lo.y + blockIdx.y * blockDim.y + threadIdx.y;
-  const int k = r.lo.z + blockIdx.z * blockDim.z + threadIdx.z;
-  if (i < r.hi.x && j < r.hi.y && k < r.hi.z) f(i, j, k);
+  for_this_thread(r, f);
 }
 
 template <class F>
