@@ -189,63 +189,39 @@ struct ListItems {
   SH_HD const T& operator[](long long c) const { return items[c]; }
 };
 
-// The items of this thread's warp: the grid's warps take contiguous chunks of n items, the lanes
-// neighbouring items at every step (coalesced), so that a lane's items are neighbours too
-// (LaneRuns). each(c) for every item c of this lane, forwards or backwards through the chunk (a
-// second pass backwards meets first what the first left in L2).
-template <class Each>
-__device__ void for_warp_chunk(long long n, bool backwards, const Each& each) {
+// Each warp takes one contiguous chunk of the cells, its lanes neighbouring cells at every step
+// (coalesced), so that a lane's cells are neighbours too (LaneRuns); each block combines into its
+// own shared accumulators (`shared`) that it then adds to `out`, or straight into `out`.
+template <int K, class Op, class Cells, class F>
+__global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f,
+                                       double* out) {
+  extern __shared__ double local[];
+  if (shared) {
+    for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
+    __syncthreads();
+  }
+  const GroupedSegments<K, Op> grouped{shared ? local : out, op};
+  const long long n = cells.size();
   const long long thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
   const long long chunk = ((n + warps - 1) / warps + 31) / 32 * 32;
   const long long begin = thread / 32 * chunk, end = begin + chunk < n ? begin + chunk : n;
-  const int lane = static_cast<int>(thread % 32);
-  if (!backwards) {
-    for (long long c = begin + lane; c < end; c += 32) each(c);
-  } else if (end > begin) {
-    const long long steps = (end - begin + 31) / 32;  // the forward order's steps, last first
-    for (long long c = begin + (steps - 1) * 32 + lane; c >= begin; c -= 32)
-      if (c < end) each(c);
-  }
-}
-
-// One block's share of a segmented reduction (the whole of reduce_segments_kernel, and a phase of
-// a kernel of the caller's): its warps' items combined into the block's `local` accumulators
-// (`count` of them in shared memory, or none: straight into `out`), then those into `out`. Every
-// thread of the block calls it (it waits for the block).
-template <int K, class Op, class Cells, class F>
-__device__ void reduce_segments_block(const Cells& cells, int count, double* local, Op op,
-                                      const F& f, double* out, bool backwards = false) {
-  if (local) {
-    __syncthreads();  // a previous phase's last reads of `local` are done
-    for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
-    __syncthreads();
-  }
-  const GroupedSegments<K, Op> grouped{local ? local : out, op};
   if constexpr (K <= kMaxRunTerms) {
     const LaneRuns<K, Op> acc{grouped};
-    for_warp_chunk(cells.size(), backwards, [&](long long c) { add_terms(f, cells[c], acc); });
+    for (long long c = begin + thread % 32; c < end; c += 32) add_terms(f, cells[c], acc);
     acc.flush();
   } else {
-    for_warp_chunk(cells.size(), backwards, [&](long long c) { add_terms(f, cells[c], grouped); });
+    for (long long c = begin + thread % 32; c < end; c += 32) add_terms(f, cells[c], grouped);
   }
-  if (!local) return;
+  if (!shared) return;
   __syncthreads();
   for (int m = threadIdx.x; m < count; m += blockDim.x)
     if (local[m] != Op::identity()) atomic_combine(out + m, local[m], op);
 }
 
-template <int K, class Op, class Cells, class F>
-__global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f,
-                                       double* out) {
-  extern __shared__ double local[];
-  reduce_segments_block<K>(cells, count, shared ? local : nullptr, op, f, out);
-}
-
-// As many blocks of kSegmentThreads as the device holds at once, no more (each block's
-// accumulators cost `count` atomics at its end; a cooperative launch may have no more), and none
-// without a cell: every lane in flight at once, for the loads in flight that hide the memory's
-// latency.
+// As many blocks as the device holds at once, no more (each block's accumulators cost `count`
+// atomics at its end), and none without a cell: every lane in flight at once, for the loads in
+// flight that hide the memory's latency.
 template <class Kernel>
 int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
   int device = 0, sms = 0, per_sm = 0;
@@ -260,22 +236,17 @@ int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
   return static_cast<int>(needed < resident ? needed : resident);
 }
 
-// The bytes of shared accumulators for `count` results, or 0 where they would not fit (global
-// atomics then).
-inline std::size_t segment_shared_bytes(int count) {
-  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
-  return bytes <= kSegmentSharedBytes ? bytes : 0;
-}
-
 // Queues the pass on the inner lane: each segment's results combined into `out` (on the device).
 template <int K, class Op, class Cells, class F>
 void launch_segments(const Exec& ex, const Cells& cells, int segments, Op op, const F& f,
                      double* out) {
   const int count = segments * K;
-  const std::size_t shared_bytes = segment_shared_bytes(count);
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
+  const bool shared = bytes <= kSegmentSharedBytes;
+  const std::size_t shared_bytes = shared ? bytes : 0;
   auto* kernel = reduce_segments_kernel<K, Op, Cells, F>;
   kernel<<<segment_blocks(kernel, shared_bytes, cells.size()), kSegmentThreads, shared_bytes,
-           ex.stream(Lane::inner)>>>(cells, count, shared_bytes > 0, op, f, out);
+           ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out);
   check_launch("reduce_segments kernel launch");
 }
 

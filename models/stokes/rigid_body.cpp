@@ -11,23 +11,8 @@
 #include "core/reduce_segments.hpp"
 #include "core/unroll.hpp"
 
-#if defined(__CUDACC__)
-#include <cooperative_groups.h>
-#endif
-
 namespace staghorn::stokes {
 namespace {
-
-// A result that other blocks of the same kernel combined (atomics, at L2), read past the L1,
-// whose line might hold it from before they did (the one-launch correction reads the bounds, then
-// the sums beside them, within one kernel).
-SH_HD inline double read_combined(const double* p) {
-#if defined(__CUDA_ARCH__)
-  return __ldcg(p);
-#else
-  return *p;
-#endif
-}
 
 constexpr int kMatrixTerms = 21;  // the lower triangle of a symmetric 6 x 6 matrix
 
@@ -75,10 +60,10 @@ struct Quanta {
   const double* box_cells;  // per body: the cells of its box (global), terms per sum
   int per_body;
   SH_HD real operator()(int b, int n) const {
-    return exact_quantum(read_combined(bound + b * per_body + n), box_cells[b]);
+    return exact_quantum(bound[b * per_body + n], box_cells[b]);
   }
   SH_HD real inverse(int b, int n) const {
-    return exact_quantum_inverse(read_combined(bound + b * per_body + n), box_cells[b]);
+    return exact_quantum_inverse(bound[b * per_body + n], box_cells[b]);
   }
 };
 
@@ -171,11 +156,7 @@ SH_HD inline RigidMotion motion_of(const ModeFit& M, const double* s) {
 struct Motions {
   const ModeFit* fit;
   const double* sums;
-  SH_HD RigidMotion operator()(int b) const {
-    double s[6];
-    for (int k = 0; k < 6; ++k) s[k] = read_combined(sums + 6 * b + k);
-    return motion_of(fit[b], s);
-  }
+  SH_HD RigidMotion operator()(int b) const { return motion_of(fit[b], sums + 6 * b); }
 };
 
 // v += U + w x r on each body's faces. Every thread fits the motion of its record's body itself (a
@@ -202,46 +183,6 @@ struct Shift {
     });
   }
 };
-
-#if defined(__CUDACC__)
-// A correction's three passes in one cooperative launch (one rank, on the GPU): the bounds, a
-// grid-wide wait, the sums (each warp through its records backwards, meeting first what the bound
-// phase left in L2), another wait, the shift (forwards, again what the sums left first). The same
-// terms, quanta, sums and motions as the separate passes, so the same bits; two launches, their
-// gaps and some DRAM reads fewer.
-struct OneLaunch {
-  detail::ListItems<BodyCellFaces> records;
-  int bodies;
-  bool shared;  // accumulators in shared memory (6 per body), else global atomics
-  ChangeBound bound;
-  ChangeSums sum;
-  Shift shift;
-  double* bounds;
-  double* sums;
-};
-
-__global__ void correct_in_one_launch(OneLaunch a) {
-  extern __shared__ double local[];
-  double* acc = a.shared ? local : nullptr;
-  detail::reduce_segments_block<1>(a.records, a.bodies, acc, MaxOp{}, a.bound, a.bounds);
-  cooperative_groups::this_grid().sync();
-  detail::reduce_segments_block<6>(a.records, 6 * a.bodies, acc, SumOp{}, a.sum, a.sums, true);
-  cooperative_groups::this_grid().sync();
-  detail::for_warp_chunk(a.records.size(), false, [&](long long c) { a.shift(a.records[c]); });
-}
-
-void launch_one_correction(const Exec& ex, OneLaunch a) {
-  const std::size_t shared = detail::segment_shared_bytes(6 * a.bodies);
-  a.shared = shared > 0;
-  // No more blocks than the device holds at once: a cooperative launch's condition.
-  const int blocks = detail::segment_blocks(correct_in_one_launch, shared, a.records.size());
-  void* args[] = {&a};
-  check_cuda(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(correct_in_one_launch),
-                                         dim3(blocks), dim3(detail::kSegmentThreads), args, shared,
-                                         ex.stream(Lane::inner)),
-             "cudaLaunchCooperativeKernel (stokes rigid-body correction)");
-}
-#endif
 
 // Each record's pseudo-step viscosity of its faces on the body, from mu_max.
 struct PseudoOf {
@@ -563,32 +504,12 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
-  const ModeTerms t = change_terms(V, V_old);
-  const Shift shift{faces_,
-                    {V[0].view(), V[1].view(), V[2].view()},
-                    at_.data(),
-                    {correction_fits_.data(), sums()}};
-  if (resident_ && ex_.on_device()) {
-#if defined(__CUDACC__)
-    zero_bytes_async(change_.space(), change_.data(), change_.bytes(), ex_.stream(Lane::inner));
-    if (records_.empty()) return;  // no face here: nothing moves
-    const int count = static_cast<int>(bodies_.size());
-    launch_one_correction(
-        ex_, {detail::ListItems<BodyCellFaces>{records_.data(), records_.size()},
-              count,
-              false,
-              ChangeBound{t, at_.data(), true},
-              ChangeSums{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, true},
-              shift,
-              bounds(),
-              sums()});
-    return;
-#else
-    not_compiled_for_cuda();
-#endif
-  }
-  change_sums(t, true, resident_);
-  for_each_item(ex_, records_, shift);
+  change_sums(change_terms(V, V_old), true, resident_);
+  for_each_item(ex_, records_,
+                Shift{faces_,
+                      {V[0].view(), V[1].view(), V[2].view()},
+                      at_.data(),
+                      {correction_fits_.data(), sums()}});
 }
 
 }  // namespace staghorn::stokes

@@ -3,8 +3,8 @@
 // for the body's quantum, then its sums), on the model's own labels: the modes' Gram and
 // pseudo-inertia matrices and a random velocity change's mode sums, weighted and not, are the same
 // bits for every body, with many bodies in 2-D and several in 3-D. The correction that stays on
-// the backend (one rank; on a GPU its three passes in one cooperative launch) moves the velocities
-// to the same bits as the one through the host (the path of several ranks, forced: three passes).
+// the backend (one rank) moves the velocities to the same bits as the one through the host (the
+// path of several ranks, forced).
 #include <gtest/gtest.h>
 
 #include <cmath>
