@@ -228,9 +228,9 @@ int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (reduce_segments)");
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute (reduce_segments)");
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSegmentThreads,
-                                                           shared_bytes),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor (reduce_segments)");
+  check_cuda(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSegmentThreads, shared_bytes),
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessor (reduce_segments)");
   const long long resident = static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms;
   const long long needed = (cells + kSegmentThreads - 1) / kSegmentThreads;
   return static_cast<int>(needed < resident ? needed : resident);

@@ -402,8 +402,9 @@ CellList RigidBodies::list_cells(const Region& boxes) {
       }
   // Each body's records together, in cell order: a lane's records in a pass then mostly share a
   // body (core/reduce_segments.hpp, LaneRuns), and neighbouring lanes read neighbouring cells.
-  std::stable_sort(records.begin(), records.end(),
-                   [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
+  std::stable_sort(
+      records.begin(), records.end(),
+      [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
   records_ = ItemList<BodyCellFaces>(ex_, records);
   return CellList(ex_, cells);
 }

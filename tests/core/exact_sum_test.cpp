@@ -74,8 +74,15 @@ real reference_quantum(double bound, double n) {
 TEST(ExactQuantum, EqualsFrexpAndLdexpAndItsInverseIsExact) {
   const double tiny = std::numeric_limits<double>::denorm_min();
   const double huge = std::numeric_limits<double>::max();
-  std::vector<double> bounds = {0.0, -1.0, tiny, 1e-310, 2.2250738585072014e-308, 1e-300, 1e300,
-                                huge, std::numeric_limits<double>::infinity(),
+  std::vector<double> bounds = {0.0,
+                                -1.0,
+                                tiny,
+                                1e-310,
+                                2.2250738585072014e-308,
+                                1e-300,
+                                1e300,
+                                huge,
+                                std::numeric_limits<double>::infinity(),
                                 std::numeric_limits<double>::quiet_NaN()};
   for (int e = -1070; e <= 1023; e += 7)
     for (const double m : {1.0, 1.5, 1.9999999999999998}) bounds.push_back(std::ldexp(m, e));
