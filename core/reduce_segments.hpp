@@ -7,7 +7,9 @@
 // once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells;
 // or over an ItemList<T> of the caller's records, f(item, out) for every item.
 // reduce_segments_into leaves the results on the backend, in a buffer of the caller's, and does
-// not wait: for passes that feed further passes, with no trip through the host between them.
+// not wait: for passes that feed further passes, with no trip through the host between them. It
+// may also run a small step once after the whole pass, on the backend (ThenOnce: a fit per
+// segment from its results, say), where it would otherwise take a launch of its own.
 //
 // The CPU combines per-thread accumulators in thread order, so its results repeat bit for bit.
 // The GPU combines with atomics in no fixed order: its sums repeat bit for bit only where every
@@ -16,6 +18,7 @@
 #include <omp.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "core/cell_list.hpp"
@@ -29,6 +32,26 @@
 #endif
 
 namespace staghorn {
+
+// What reduce_segments_into runs once after its whole pass, on the backend: g(t, threads) for every
+// t < threads (on the GPU the threads of the block that finishes last, which read the results
+// through read_combined; on the CPU one call g(0, 1)). `counter`: one unsigned on the backend,
+// zero before the first pass, counting finished blocks (the last sets it back to zero).
+template <class G>
+struct ThenOnce {
+  G g;
+  unsigned* counter;
+};
+struct NothingAfter {};
+
+// A result that other blocks of a kernel combined (atomics, at L2), read past the L1.
+SH_HD inline double read_combined(const double* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
 
 namespace detail {
 
@@ -192,9 +215,24 @@ struct ListItems {
 // Each warp takes one contiguous chunk of the cells, its lanes neighbouring cells at every step
 // (coalesced), so that a lane's cells are neighbours too (LaneRuns); each block combines into its
 // own shared accumulators (`shared`) that it then adds to `out`, or straight into `out`.
-template <int K, class Op, class Cells, class F>
-__global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f,
-                                       double* out) {
+// The block that finishes last runs `then` (ThenOnce), after every block's results are in `out`.
+template <class Then>
+__device__ void then_once(const Then& then) {
+  if constexpr (!std::is_same_v<Then, NothingAfter>) {
+    __shared__ bool last;
+    __threadfence();  // this thread's combinations are visible before the block counts itself
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(then.counter, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+    then.g(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+    if (threadIdx.x == 0) *then.counter = 0;
+  }
+}
+
+template <int K, class Op, class Cells, class F, class Then>
+__global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op op, F f, double* out,
+                                       Then then) {
   extern __shared__ double local[];
   if (shared) {
     for (int n = threadIdx.x; n < count; n += blockDim.x) local[n] = Op::identity();
@@ -213,10 +251,12 @@ __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op o
   } else {
     for (long long c = begin + thread % 32; c < end; c += 32) add_terms(f, cells[c], grouped);
   }
-  if (!shared) return;
-  __syncthreads();
-  for (int m = threadIdx.x; m < count; m += blockDim.x)
-    if (local[m] != Op::identity()) atomic_combine(out + m, local[m], op);
+  if (shared) {
+    __syncthreads();
+    for (int m = threadIdx.x; m < count; m += blockDim.x)
+      if (local[m] != Op::identity()) atomic_combine(out + m, local[m], op);
+  }
+  then_once(then);
 }
 
 // As many blocks as the device holds at once, no more (each block's accumulators cost `count`
@@ -237,16 +277,16 @@ int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
 }
 
 // Queues the pass on the inner lane: each segment's results combined into `out` (on the device).
-template <int K, class Op, class Cells, class F>
+template <int K, class Op, class Cells, class F, class Then = NothingAfter>
 void launch_segments(const Exec& ex, const Cells& cells, int segments, Op op, const F& f,
-                     double* out) {
+                     double* out, const Then& then = {}) {
   const int count = segments * K;
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(double);
   const bool shared = bytes <= kSegmentSharedBytes;
   const std::size_t shared_bytes = shared ? bytes : 0;
-  auto* kernel = reduce_segments_kernel<K, Op, Cells, F>;
+  auto* kernel = reduce_segments_kernel<K, Op, Cells, F, Then>;
   kernel<<<segment_blocks(kernel, shared_bytes, cells.size()), kSegmentThreads, shared_bytes,
-           ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out);
+           ex.stream(Lane::inner)>>>(cells, count, shared, op, f, out, then);
   check_launch("reduce_segments kernel launch");
 }
 
@@ -298,13 +338,18 @@ std::vector<double> reduce_segments_over(const Exec& ex, const Cells& cells, int
   return reduce_segments_host<K>(cells, segments, op, f);
 }
 
-template <int K, class Op, class Cells, class F>
+template <class Then>
+void then_on_host(const Then& then) {
+  if constexpr (!std::is_same_v<Then, NothingAfter>) then.g(0, 1);
+}
+
+template <int K, class Op, class Cells, class F, class Then>
 void reduce_segments_into_over(const Exec& ex, const Cells& cells, int segments, Op op, const F& f,
-                               double* out) {
+                               double* out, const Then& then) {
   if (no_cells(cells) || segments <= 0) return;
   if (ex.on_device()) {
 #if defined(__CUDACC__)
-    launch_segments<K>(ex, device_cells(cells), segments, op, f, out);
+    launch_segments<K>(ex, device_cells(cells), segments, op, f, out, then);
     return;
 #else
     not_compiled_for_cuda();
@@ -312,6 +357,7 @@ void reduce_segments_into_over(const Exec& ex, const Cells& cells, int segments,
   }
   const std::vector<double> total = reduce_segments_host<K>(cells, segments, op, f);
   for (std::size_t n = 0; n < total.size(); ++n) out[n] = op(out[n], total[n]);
+  then_on_host(then);
 }
 
 }  // namespace detail
@@ -336,17 +382,18 @@ std::vector<double> reduce_segments(const Exec& ex, const ItemList<T>& list, int
 // backend) onto what it holds: Op's identity there gives the reduction itself, and so does zero
 // for a sum or for a maximum of terms that are never negative. On the GPU the pass is queued on
 // the inner lane and this returns at once (no copy, no wait: the work queued after it finds the
-// results in `out`); on the CPU it returns with `out` updated.
-template <int K, class Op, class F>
+// results in `out`); on the CPU it returns with `out` updated. `then` (ThenOnce) runs once after
+// the pass, on the backend, where there is a cell to pass over.
+template <int K, class Op, class F, class Then = NothingAfter>
 void reduce_segments_into(const Exec& ex, const Region& r, int segments, Op op, const F& f,
-                          double* out) {
-  detail::reduce_segments_into_over<K>(ex, r, segments, op, f, out);
+                          double* out, const Then& then = {}) {
+  detail::reduce_segments_into_over<K>(ex, r, segments, op, f, out, then);
 }
 
-template <int K, class Op, class T, class F>
+template <int K, class Op, class T, class F, class Then = NothingAfter>
 void reduce_segments_into(const Exec& ex, const ItemList<T>& list, int segments, Op op, const F& f,
-                          double* out) {
-  detail::reduce_segments_into_over<K>(ex, list, segments, op, f, out);
+                          double* out, const Then& then = {}) {
+  detail::reduce_segments_into_over<K>(ex, list, segments, op, f, out, then);
 }
 
 }  // namespace staghorn

@@ -152,26 +152,42 @@ SH_HD inline RigidMotion motion_of(const ModeFit& M, const double* s) {
   return m;
 }
 
-// Each body's motion from its fit and its sums (six per body), both on the backend.
-struct Motions {
+// A body's motion as six values (U, then w) in `to`.
+SH_HD inline void store_motion(const RigidMotion& m, double* to) {
+  for (int a = 0; a < 3; ++a) to[a] = m.U[a], to[3 + a] = m.w[a];
+}
+
+// Each body's motion from its fit and its six sums, into `motions` (six per body): run once after
+// the sums' pass, by the block that finishes it (reduce_segments_into's ThenOnce), so the shift
+// reads six values per record and needs no launch of its own for the fits.
+struct FitMotions {
   const ModeFit* fit;
   const double* sums;
-  SH_HD RigidMotion operator()(int b) const { return motion_of(fit[b], sums + 6 * b); }
+  double* motions;
+  int count;
+  SH_HD void operator()(int t, int threads) const {
+    for (int b = t; b < count; b += threads) {
+      double s[6];
+      for (int k = 0; k < 6; ++k) s[k] = read_combined(sums + 6 * b + k);
+      store_motion(motion_of(fit[b], s), motions + 6 * b);
+    }
+  }
 };
 
-// v += U + w x r on each body's faces. Every thread fits the motion of its record's body itself (a
-// small mat-vec on values the whole warp reads, from cache) rather than a kernel of its own
-// fitting each body once: one launch fewer per iteration.
+// v += U + w x r on each body's faces, the body's motion U, w from `motions` (six per body).
 struct Shift {
   BodyFaces f;
   View v[3];
   const BodyAt* at;
-  Motions motions;
+  const double* motions;
   SH_HD void operator()(const BodyCellFaces& c) const {
     const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
     const int n = c.body();
-    const RigidMotion m = motions(n);
+    const double* mo = motions + 6 * n;
+    RigidMotion m;
+    for (int a = 0; a < 3; ++a)
+      m.U[a] = static_cast<real>(mo[a]), m.w[a] = static_cast<real>(mo[3 + a]);
     // Unrolled (core/unroll.hpp): every index known when compiled, nothing in local memory.
     unroll<0, 3>([&](auto q) {
       if (q >= f.dims || !c.on(q)) return;
@@ -347,7 +363,11 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
     for (int k = 0; k < 6; ++k)
       if (b.gram[k][k] > 0 && b.inertia[k][k] > 0 && (b.modes >> k & 1u)) b.active.push_back(k);
   set_fits();
-  change_ = Buffer<double>(space_of(ex_.backend()), 7 * bodies_.size());
+  change_ = Buffer<double>(space_of(ex_.backend()), 13 * bodies_.size());
+  passes_done_ = Buffer<unsigned>(space_of(ex_.backend()), 1);
+  zero_bytes_async(passes_done_.space(), passes_done_.data(), passes_done_.bytes(),
+                   ex_.on_device() ? ex_.stream(Lane::inner) : nullptr);
+  ex_.synchronize();
 }
 
 std::vector<CorrectedBody> RigidBodies::corrected() const {
@@ -460,10 +480,13 @@ std::vector<double> RigidBodies::change_sums(const ModeTerms& t, bool weighted,
   const ChangeBound bound{t, at_.data(), weighted};
   const ChangeSums sum{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, weighted};
   if (resident) {
-    // Zero is the identity of both reductions: the bounds are of magnitudes.
+    // Zero is the identity of both reductions (the bounds are of magnitudes), and no motion.
     zero_bytes_async(change_.space(), change_.data(), change_.bytes(), ex_.stream(Lane::inner));
     reduce_segments_into<1>(ex_, records_, count, MaxOp{}, bound, bounds());
-    reduce_segments_into<6>(ex_, records_, count, SumOp{}, sum, sums());
+    reduce_segments_into<6>(
+        ex_, records_, count, SumOp{}, sum, sums(),
+        ThenOnce<FitMotions>{{correction_fits_.data(), sums(), motions(), count},
+                             passes_done_.data()});
     return {};
   }
   to_backend(ex_, bounds(), over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{}, bound));
@@ -505,12 +528,17 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
-  change_sums(change_terms(V, V_old), true, resident_);
+  const std::vector<double> s = change_sums(change_terms(V, V_old), true, resident_);
+  if (!resident_) {
+    // The motions from all ranks' sums, on the host: the fits and arithmetic of the backend's
+    // (motion_of), so the same bits.
+    std::vector<double> m(6 * bodies_.size());
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      store_motion(motion_of(bodies_[b].correction_fit, &s[6 * b]), &m[6 * b]);
+    to_backend(ex_, motions(), m);
+  }
   for_each_item(ex_, records_,
-                Shift{faces_,
-                      {V[0].view(), V[1].view(), V[2].view()},
-                      at_.data(),
-                      {correction_fits_.data(), sums()}});
+                Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions()});
 }
 
 }  // namespace staghorn::stokes

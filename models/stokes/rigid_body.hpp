@@ -17,9 +17,10 @@
 // can outgrow), so any rank count, reduction order and backend gives the same bits. All bodies
 // share each pass (core/reduce_segments.hpp): per iteration one pass for the bounds that set the
 // quanta, one for the sums and one for the shift, however many bodies there are. A run on one rank
-// keeps the bounds and sums on the backend between the passes (no copy, no wait); on several, they
-// go through the host to be combined over the ranks. Either way the shift fits each body's motion
-// from its sums with the same precomputed matrix, so both give the same bits.
+// keeps the bounds and sums on the backend between the passes (no copy, no wait), and the block
+// that finishes the sums' pass fits each body's motion; on several ranks, they go through the
+// host to be combined over the ranks, and the host fits the motions. Either way the fit is the
+// same precomputed matrix and arithmetic, so both give the same bits.
 
 #include <array>
 #include <optional>
@@ -134,12 +135,14 @@ class RigidBodies {
   ModeTerms change_terms(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
   // The change's bounds and sums (6 per body), all ranks', into bounds() and sums() on the
   // backend. Resident (one rank: its sums are all ranks'): on the backend alone, queued, returning
-  // none; else through the host, the sums returned on every rank (waits).
+  // none, the correction's motions fitted there too (motions()); else through the host, the sums
+  // returned on every rank (waits).
   std::vector<double> change_sums(const ModeTerms& t, bool weighted, bool resident) const;
   std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
                                 bool weighted) const;
   double* bounds() const { return change_.data(); }
   double* sums() const { return change_.data() + bodies_.size(); }
+  double* motions() const { return change_.data() + 7 * bodies_.size(); }
 
   const Decomposition* dec_ = nullptr;
   Exec ex_;
@@ -157,8 +160,10 @@ class RigidBodies {
   Buffer<double> box_cells_;
   Buffer<ModeFit> correction_fits_;
   // On the backend, rewritten by every correction: each body's bound of the change (all ranks'),
-  // then each body's six sums.
+  // then each body's six sums, then its motion (U, w).
   mutable Buffer<double> change_;
+  // On the backend: the blocks of the sums' pass that finished (the last one fits the motions).
+  Buffer<unsigned> passes_done_;
 };
 
 }  // namespace staghorn::stokes

@@ -213,5 +213,42 @@ TEST(ReduceSegments, IntoABufferCombinesOntoWhatItHolds) {
   }
 }
 
+// A step after the pass (ThenOnce): each segment's two results added into a third place, and a
+// count of the step's runs. It sees every block's results, runs once per pass (the count), and
+// again after a second pass onto the same buffer (its counter back at zero).
+struct AddPairs {
+  double* out;
+  int segments;
+  SH_HD void operator()(int t, int threads) const {
+    for (int s = t; s < segments; s += threads)
+      out[2 * segments + s] = read_combined(out + 2 * s) + read_combined(out + 2 * s + 1);
+    if (t == 0) out[3 * segments] += 1;
+  }
+};
+
+TEST(ReduceSegments, AStepAfterThePassSeesAllResultsOnce) {
+  const Region r{{0, 0, 0}, {64, 64, 8}};  // many blocks on a GPU
+  const std::vector<double> sum = serial(r, false);
+  for (const Exec& ex : backends()) {
+    SCOPED_TRACE(ex.description());
+    Buffer<unsigned> counter(space_of(ex.backend()), 1);
+    const unsigned zero = 0;
+    copy_bytes(counter.data(), &zero, sizeof zero);
+    std::vector<double> want(3 * kSegments + 1, 0.0);
+    for (int pass = 1; pass <= 2; ++pass) {
+      for (int n = 0; n < 2 * kSegments; ++n) want[n] = pass * sum[n];
+      for (int k = 0; k < kSegments; ++k) want[2 * kSegments + k] = want[2 * k] + want[2 * k + 1];
+      want[3 * kSegments] = pass;
+      const std::vector<double> got =
+          onto(ex, std::vector<double>(3 * kSegments + 1, 0.0), [&](double* out) {
+            for (int p = 0; p < pass; ++p)
+              reduce_segments_into<2>(ex, r, kSegments, SumOp{}, Pairs{}, out,
+                                      ThenOnce<AddPairs>{{out, kSegments}, counter.data()});
+          });
+      EXPECT_EQ(got, want) << pass << " pass(es)";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace staghorn
