@@ -62,6 +62,12 @@ class Model : public Stepper {
   // Implicit models call `watch` at each convergence check (a long solve's progress line);
   // explicit ones have none to report. An empty function stops it.
   virtual void watch_iterations(IterationWatch watch) { (void)watch; }
+  // A stop within a step (a signal during a long implicit solve): whether the model can go back
+  // to the state at the step's start exactly (abandon_step, collective), so that a snapshot
+  // written then restarts to the bits of a run never stopped. A model that cannot is stopped at
+  // the step's end instead.
+  virtual bool can_abandon_step() const { return false; }
+  virtual void abandon_step() {}
 };
 
 // How a model announces itself to the registry.

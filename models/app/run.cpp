@@ -359,6 +359,11 @@ struct StopNow {
   std::string why;
   LoopState state;
 };
+// Thrown out of a step's solve, at a convergence check, when the run must stop (a model that can
+// abandon its step: Model::can_abandon_step).
+struct StopMidSolve {
+  std::string why;
+};
 
 // The state the run starts from (the model's initial condition, or the restart), checked before
 // anything is written: finite, a stable fixed step, an output directory free of another run.
@@ -432,7 +437,8 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   RunPrediction predicted;  // before any output: a bad reference file is bad input
   together(comm, [&] { predicted = prediction(s, *model); });
 
-  const StopWatch stop(rs.walltime_s);  // from here on SIGTERM/SIGINT stop at a step's end
+  // From here on SIGTERM/SIGINT stop the run at a step's end, or within a step's solve.
+  const StopWatch stop(rs.walltime_s);
   LoopState state = initial_state(s, *model, request, comm);
 
   // Every check has passed: from here on the output directory is ours.
@@ -508,11 +514,19 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     Model& m;
     ~Unwatch() { m.watch_iterations({}); }
   } unwatch{*model};
+  // A stop during a long solve abandons the step where the model can go back to its start; the
+  // check is collective (every rank checks at the same iterations), one reduction per check.
+  const bool abandonable = model->can_abandon_step();
   model->watch_iterations([&](long long it, const std::vector<pt::Residual>& residuals) {
     progress.iterating(it, measured_residual(residuals, measure));
+    if (!abandonable) return;
+    const std::string why = stop.due(comm, 0);
+    if (!why.empty()) throw StopMidSolve{why};
   });
+  LoopState done = state;  // the latest step completed
   TimeLoop::Hooks hooks;
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
+    done = st;
     // Every step, before anything reports it: the first non-finite state ends the run.
     const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
     if (!bad.empty())
@@ -540,6 +554,12 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   } catch (const StopNow& now) {
     if (last_written != snapshot_path(rs, now.state.step)) write(now.state);
     throw Stopped{now.why + " at step " + std::to_string(now.state.step), last_written};
+  } catch (const StopMidSolve& now) {
+    model->abandon_step();  // the state of step `done` again
+    if (last_written != snapshot_path(rs, done.step)) write(done);
+    throw Stopped{now.why + " at step " + std::to_string(done.step) + " (step " +
+                      std::to_string(done.step + 1) + " abandoned mid-solve)",
+                  last_written};
   } catch (const NumericalError& e) {
     throw NumericalError(std::string(e.what()) + "; " + last_good());
   }

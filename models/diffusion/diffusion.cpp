@@ -78,6 +78,11 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
   return even ? Kernel::pairs : Kernel::generic;
 }
 
+void Diffusion::abandon_step() {
+  copy(ex_, H_, H_old_);
+  refresh();
+}
+
 void Diffusion::retry(real factor) {
   copy(ex_, H_, H_old_);
   fill(ex_, dHdtau_, 0);

@@ -39,6 +39,8 @@ class Diffusion final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
+  bool can_abandon_step() const override { return true; }
+  void abandon_step() override;
 
   void set_march_chunk(int chunk) { march_chunk_ = chunk; }  // cells per thread (benchmarks)
 

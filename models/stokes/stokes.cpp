@@ -214,6 +214,14 @@ void Stokes::retry(real factor) {
   refresh();
 }
 
+// The unknowns and (power law) the viscosity as begin_solve kept them, the stresses physical again.
+void Stokes::abandon_step() {
+  restore_start();
+  if (power_) copy(ex_, mu_, power_->mu_start);
+  iterating_ = false;
+  refresh();
+}
+
 bool Stokes::tiled_here() const { return kTiledCompiled && tiled_ && ex_.on_device(); }
 
 template <int Dim>

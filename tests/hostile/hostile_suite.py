@@ -563,7 +563,10 @@ add(Case("one_rank_bad_config_2ranks", SMALL_DIFF + sets("output.prefix="), 1,
 
 # Stopping cleanly: SIGTERM, SIGINT, run.walltime (exit 6, the restart snapshot finite).
 LONG_DIFF = [DIFF] + BASE + sets("grid.n=[32,32,1]", "time.steps=100000", "log.interval=0")
-STOPPED = r"stopped: (SIGTERM|SIGINT) received at step \d+; restart snapshot '.*snapshot_\d+\.nc'"
+# A stop within a step's solve abandons the step (diffusion and Stokes): the message says so.
+ABANDONED = r"( \(step \d+ abandoned mid-solve\))?"
+STOPPED = (r"stopped: (SIGTERM|SIGINT) received at step \d+" + ABANDONED +
+           r"; restart snapshot '.*snapshot_\d+\.nc'")
 add(Case("sigterm_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGTERM)))
 add(Case("sigint_1rank", LONG_DIFF, 6, STOPPED, signal_after=("step 3/", signal.SIGINT)))
 add(Case("sigterm_mhd", SMALL_MHD + sets("time.steps=100000", "log.interval=0"), 6, STOPPED,
@@ -598,9 +601,46 @@ def restart_goes_on(d, out):
 add(Case("sigterm_then_restart", LONG_DIFF, 6, STOPPED, check=restart_goes_on,
          signal_after=("step 2/", signal.SIGTERM)))
 add(Case("walltime_1rank", LONG_DIFF + sets("run.walltime=1.5"), 6,
-         r"run\.walltime reached at step \d+; restart snapshot '.*snapshot_\d+\.nc'"))
+         r"run\.walltime reached at step \d+" + ABANDONED +
+         r"; restart snapshot '.*snapshot_\d+\.nc'"))
 add(Case("walltime_2ranks", LONG_DIFF + sets("run.walltime=1.5"), 6,
-         r"run\.walltime reached at step \d+; restart snapshot", ranks=2))
+         r"run\.walltime reached at step \d+" + ABANDONED + r"; restart snapshot", ranks=2))
+
+
+# Stopping within a long implicit solve (Stokes and diffusion, one step whose tolerance they never
+# reach): the step is abandoned, and the snapshot written is its start to the bit (the same data,
+# to 17 digits, as the initial snapshot of a run never stopped), on 1 and 2 ranks.
+NEVER_CONVERGES = sets("grid.n=[48,48,1]", "time.steps=1", "solver.tol=1e-30",
+                       "solver.max_iter=100000000", "log.interval=0.2", "output.initial=false")
+STOKES_INITIAL = SMALL_STOKES + sets("grid.n=[48,48,1]", "output.initial=true")
+DIFF_INITIAL = [DIFF] + BASE + sets("grid.n=[48,48,1]", "time.steps=1", "output.initial=true")
+MID_SOLVE = (r"stopped: SIGTERM received at step 0 \(step 1 abandoned mid-solve\); "
+             r"restart snapshot '.*snapshot_000000\.nc'")
+
+
+def data_of(path):
+    out = subprocess.run(["ncdump", "-p", "9,17", path], capture_output=True, text=True)
+    return out.stdout.split("\ndata:", 1)[-1] if out.returncode == 0 else None
+
+
+def start_state_written(reference):
+    """The abandoned step's snapshot holds the state at its start, as the fixture `reference` (a
+    clean run) wrote it."""
+    def check(d, out):
+        got = data_of(os.path.join(d, "out", "snapshot_000000.nc"))
+        want = data_of(os.path.join(fixture(reference, None), "snapshot_000000.nc"))
+        if got is None or want is None:
+            return "no snapshot_000000.nc to compare"
+        return None if got == want else "the snapshot differs from the state at the step's start"
+    return check
+
+
+for model, argv, reference in (("stokes", SMALL_STOKES, "stokes_initial"),
+                               ("diffusion", [DIFF] + BASE, "diffusion_initial")):
+    for ranks in (1, 2):
+        add(Case(f"sigterm_mid_solve_{model}_{ranks}rank", argv + NEVER_CONVERGES, 6, MID_SOLVE,
+                 ranks=ranks, check=start_state_written(reference),
+                 signal_after=("solving: iterations", signal.SIGTERM)))
 
 # Snapshot writes that cannot fit (a full file system: a 256 KiB tmpfs of the case's own, where
 # this process may mount one).
@@ -742,7 +782,9 @@ def main():
     cases = [c for c in C if not ONLY or ONLY.search(c.name)]
     names = [c.name for c in C]
     assert len(names) == len(set(names)), "duplicate case names"
-    fixture("diff", SMALL_DIFF)
+    fixture("diff", SMALL_DIFF)  # made before the cases run in parallel (their checks read them)
+    fixture("stokes_initial", STOKES_INITIAL)
+    fixture("diffusion_initial", DIFF_INITIAL)
     start = time.time()
     failed = []
     workers = int(os.environ.get("HOSTILE_JOBS", "2"))
