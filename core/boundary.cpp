@@ -1,5 +1,6 @@
 #include "core/boundary.hpp"
 
+#include <array>
 #include <stdexcept>
 
 #include "core/error.hpp"
@@ -12,18 +13,30 @@ constexpr int kMaxFields = 6;
 
 // The ghosts of one side for up to six fields: field c's ghost g (lo[c] <= g < hi[c] along the
 // axis) from the point m = mirror[c] - g by rule[c].
-struct FillGhosts {
+struct SideGhosts {
   View f[kMaxFields];
   GhostRule rule[kMaxFields];
   int lo[kMaxFields], hi[kMaxFields], mirror[kMaxFields];
-  int count, axis;
+  int count = 0;
+  int from = 0, width = 0;  // the slab of ghost indices along the axis: [from, from + width)
+};
+
+// The ghosts of one axis's sides in one launch: the launch's positions t along the axis run over
+// the low side's slab, then the high side's (an empty side has width 0).
+struct FillGhosts {
+  SideGhosts side[2];
+  int axis;
   SH_HD void operator()(int i, int j, int k) const {
-    for (int c = 0; c < count; ++c) {
-      int idx[3] = {i, j, k};
-      const int g = idx[axis];
-      if (g < lo[c] || g >= hi[c]) continue;
-      idx[axis] = mirror[c] - g;
-      f[c](i, j, k) = rule[c].ghost(f[c](idx[0], idx[1], idx[2]), g - idx[axis]);
+    int idx[3] = {i, j, k};
+    const int t = idx[axis];
+    const SideGhosts& s = side[t < side[0].width ? 0 : 1];
+    const int g = t < side[0].width ? s.from + t : s.from + t - side[0].width;
+    for (int c = 0; c < s.count; ++c) {
+      if (g < s.lo[c] || g >= s.hi[c]) continue;
+      idx[axis] = s.mirror[c] - g;
+      const real inner = s.f[c](idx[0], idx[1], idx[2]);
+      idx[axis] = g;
+      s.f[c](idx[0], idx[1], idx[2]) = s.rule[c].ghost(inner, g - (s.mirror[c] - g));
     }
   }
 };
@@ -36,10 +49,10 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
   if (fields.size() > kMaxFields || rules.size() != fields.size())
     throw std::logic_error("fill_ghosts: up to six fields, one set of rules each");
   const Layout& l = fields[0]->layout();
+  std::array<std::array<SideGhosts, 2>, 3> sides{};
   for_each_boundary_side(dec, l, [&](int a, int side) {
     const int n = l.n[a], h = l.h[a];
-    FillGhosts k{};
-    k.axis = a;
+    SideGhosts& k = sides[a][side];
     bool staggered_here = false;
     for (std::size_t c = 0; c < fields.size(); ++c) {
       const GhostRule& rule = rules[c][2 * a + side];
@@ -55,11 +68,26 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
       k.mirror[i] = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
     }
     if (k.count == 0) return;
-    Region r = l.all();
-    r.lo[a] = side == 0 ? -h : n;
-    r.hi[a] = side == 0 ? (staggered_here ? 1 : 0) : n + h;
-    for_each(ex, r, lane, k);
+    k.from = side == 0 ? -h : n;
+    k.width = side == 0 ? (staggered_here ? h + 1 : h) : h;
   });
+  // Axis by axis (edges and corners from the axes before); both sides of an axis in one launch
+  // where neither side's mirrored points reach the other's ghosts (more than h points between).
+  for (int a = 0; a < 3; ++a) {
+    const auto launch = [&](const SideGhosts& low, const SideGhosts& high) {
+      if (low.width + high.width == 0) return;
+      Region r = l.all();
+      r.lo[a] = 0;
+      r.hi[a] = low.width + high.width;
+      for_each(ex, r, lane, FillGhosts{{low, high}, a});
+    };
+    if (l.n[a] > l.h[a]) {
+      launch(sides[a][0], sides[a][1]);
+    } else {
+      launch(sides[a][0], SideGhosts{});
+      launch(SideGhosts{}, sides[a][1]);
+    }
+  }
 }
 
 void fill_ghosts(const Exec& ex, const Decomposition& dec, Field& f, const SideRules& rules,

@@ -53,14 +53,15 @@ void for_each_boundary_side(const Decomposition& dec, const Layout& l, F&& f) {
 }
 
 // Fills the ghosts of up to six fields (of one layout) on the sides of this rank's block that
-// are physical boundaries, field c by rules[c], one launch per side. Axes are treated in order
-// x, y, z across the whole padded extent of the others, so edges and corners are filled too.
+// are physical boundaries, field c by rules[c], one launch per axis (both its sides, where the
+// block has more points along it than the halo is wide; else one per side). Axes are treated in
+// order x, y, z across the whole padded extent of the others, so edges and corners are filled too.
 void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
                  const std::vector<SideRules>& rules, Lane lane = Lane::inner);
 void fill_ghosts(const Exec& ex, const Decomposition& dec, Field& f, const SideRules& rules,
                  Lane lane = Lane::inner);
 
-// Fields with their rules, filled together by fill_ghosts (one launch per side for all of them).
+// Fields with their rules, filled together by fill_ghosts (one launch per axis for all of them).
 class GhostFill {
  public:
   GhostFill& add(Field& f, const SideRules& rules) {
