@@ -177,6 +177,13 @@ void CoupledHydroMech::begin_solve(real dt) {
   porosity_pass();
 }
 
+// The unknowns as begin_solve kept them; the porosity (phi) is only written by end_step.
+void CoupledHydroMech::abandon_step() {
+  restore_start();
+  fill(ex_, dPfdtau_, 0);
+  refresh();
+}
+
 void CoupledHydroMech::retry(real factor) {
   restore_start();
   fill(ex_, dPfdtau_, 0);

@@ -607,13 +607,14 @@ add(Case("walltime_2ranks", LONG_DIFF + sets("run.walltime=1.5"), 6,
          r"run\.walltime reached at step \d+" + ABANDONED + r"; restart snapshot", ranks=2))
 
 
-# Stopping within a long implicit solve (Stokes and diffusion, one step whose tolerance they never
-# reach): the step is abandoned, and the snapshot written is its start to the bit (the same data,
+# Stopping within a long implicit solve (Stokes, diffusion and coupled hydro-mechanics, one step
+# whose tolerance they never reach): the step is abandoned, and the snapshot written is its start to the bit (the same data,
 # to 17 digits, as the initial snapshot of a run never stopped), on 1 and 2 ranks.
 NEVER_CONVERGES = sets("grid.n=[48,48,1]", "time.steps=1", "solver.tol=1e-30",
                        "solver.max_iter=100000000", "log.interval=0.2", "output.initial=false")
 STOKES_INITIAL = SMALL_STOKES + sets("grid.n=[48,48,1]", "output.initial=true")
 DIFF_INITIAL = [DIFF] + BASE + sets("grid.n=[48,48,1]", "time.steps=1", "output.initial=true")
+COUPLED_INITIAL = SMALL_COUPLED + sets("grid.n=[48,48,1]", "output.initial=true")
 MID_SOLVE = (r"stopped: SIGTERM received at step 0 \(step 1 abandoned mid-solve\); "
              r"restart snapshot '.*snapshot_000000\.nc'")
 
@@ -636,7 +637,8 @@ def start_state_written(reference):
 
 
 for model, argv, reference in (("stokes", SMALL_STOKES, "stokes_initial"),
-                               ("diffusion", [DIFF] + BASE, "diffusion_initial")):
+                               ("diffusion", [DIFF] + BASE, "diffusion_initial"),
+                               ("coupled", SMALL_COUPLED, "coupled_initial")):
     for ranks in (1, 2):
         add(Case(f"sigterm_mid_solve_{model}_{ranks}rank", argv + NEVER_CONVERGES, 6, MID_SOLVE,
                  ranks=ranks, check=start_state_written(reference),
@@ -785,6 +787,7 @@ def main():
     fixture("diff", SMALL_DIFF)  # made before the cases run in parallel (their checks read them)
     fixture("stokes_initial", STOKES_INITIAL)
     fixture("diffusion_initial", DIFF_INITIAL)
+    fixture("coupled_initial", COUPLED_INITIAL)
     start = time.time()
     failed = []
     workers = int(os.environ.get("HOSTILE_JOBS", "2"))
