@@ -78,15 +78,15 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
   return even ? Kernel::pairs : Kernel::generic;
 }
 
+// Back to the step's start: H from H_old, no pseudo-velocity.
 void Diffusion::abandon_step() {
   copy(ex_, H_, H_old_);
+  fill(ex_, dHdtau_, 0);
   refresh();
 }
 
 void Diffusion::retry(real factor) {
-  copy(ex_, H_, H_old_);
-  fill(ex_, dHdtau_, 0);
-  refresh();
+  abandon_step();
   cfl_ *= factor;
 }
 

@@ -185,9 +185,7 @@ void CoupledHydroMech::abandon_step() {
 }
 
 void CoupledHydroMech::retry(real factor) {
-  restore_start();
-  fill(ex_, dPfdtau_, 0);
-  refresh();
+  abandon_step();
   cfl_ *= factor;
   porosity_pass();
 }
