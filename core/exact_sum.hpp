@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/comm.hpp"
 #include "core/for_each.hpp"
@@ -69,32 +70,68 @@ struct AbsTerm {
   F f;
   SH_HD real operator()(int i, int j, int k) const { return fabs(f(i, j, k)); }
 };
-// A term split into a multiple of q (hi) and the rest rounded to a multiple of q2 (lo): both
-// sums exact, together some 100 bits of the term.
-template <class F>
-struct SplitTerm {
+// Each component of f's Terms<N> split into a multiple of its q (hi) and the rest rounded to a
+// multiple of its q2 (lo): both sums exact, together some 100 bits of the term. Terms [0, N): the
+// his, [N, 2 N): the los.
+template <int N, class F>
+struct SplitTerms {
   F f;
-  real q, q2;
-  SH_HD Terms<2> operator()(int i, int j, int k) const {
-    const real v = f(i, j, k);
-    const real hi = rint(v / q) * q;
-    return {{hi, rint((v - hi) / q2) * q2}};
+  real q[N], q2[N];
+  SH_HD Terms<2 * N> operator()(int i, int j, int k) const {
+    const Terms<N> t = f(i, j, k);
+    Terms<2 * N> s;
+    for (int n = 0; n < N; ++n) {
+      const real hi = rint(t.v[n] / q[n]) * q[n];
+      s.v[n] = hi;
+      s.v[N + n] = rint((t.v[n] - hi) / q2[n]) * q2[n];
+    }
+    return s;
   }
 };
+// A scalar functor as one of one component.
+template <class F>
+struct OneTerm {
+  F f;
+  SH_HD Terms<1> operator()(int i, int j, int k) const { return {{f(i, j, k)}}; }
+};
 }  // namespace detail
+
+// The sums over `r` on every rank of `comm` (collective) of the N components of f(i, j, k) (a
+// Terms<N>), each to the same bits on any rank count and equal to exact_sum of that component
+// alone, in one pass: `bounds` holds each component's largest |term| over all ranks (from a pass of
+// maxima that the caller makes anyway, of all N at once). A component whose bound is not finite
+// gets a plain sum (NaN or infinite, as a plain sum would be).
+template <int N, class F>
+std::array<double, N> exact_sums(const Exec& ex, const Comm& comm, const Region& r, const F& f,
+                                 const std::array<double, N>& bounds) {
+  std::array<double, N> out{};
+  bool all_finite = true;
+  for (double b : bounds) all_finite = all_finite && std::isfinite(b);
+  if (!all_finite) {
+    const std::array<double, N> plain = reduce_each<N>(ex, r, SumOp{}, f);
+    const std::vector<double> total = comm.sum(std::vector<double>(plain.begin(), plain.end()));
+    for (int n = 0; n < N; ++n) out[n] = total[n];
+  }
+  const double cells = static_cast<double>(comm.sum(r.size()));
+  detail::SplitTerms<N, F> split{f, {}, {}};
+  for (int n = 0; n < N; ++n) {
+    const double bound = std::isfinite(bounds[n]) ? bounds[n] : 0;
+    split.q[n] = exact_quantum(bound, cells);
+    split.q2[n] = exact_quantum(split.q[n] / 2, cells);  // the rest of each term is at most q / 2
+  }
+  const std::array<double, 2 * N> local = reduce_each<2 * N>(ex, r, SumOp{}, split);
+  const std::vector<double> total = comm.sum(std::vector<double>(local.begin(), local.end()));
+  for (int n = 0; n < N; ++n)
+    if (std::isfinite(bounds[n])) out[n] = total[n] + total[N + n];
+  return out;
+}
 
 // The sum of f over `r` on every rank of `comm` (collective), to the same bits on any rank count.
 // A term that is not finite makes the sum NaN or infinite, as a plain sum would.
 template <class F>
 double exact_sum(const Exec& ex, const Comm& comm, const Region& r, const F& f) {
   const double bound = comm.max(reduce(ex, r, MaxOp{}, detail::AbsTerm<F>{f}));
-  if (!std::isfinite(bound)) return comm.sum(reduce(ex, r, SumOp{}, f));  // NaN or Inf shows
-  const double n = static_cast<double>(comm.sum(r.size()));
-  const real q = exact_quantum(bound, n);
-  const real q2 = exact_quantum(q / 2, n);  // the rest of each term is at most q / 2
-  const std::array<double, 2> local =
-      reduce_each<2>(ex, r, SumOp{}, detail::SplitTerm<F>{f, q, q2});
-  return comm.sum(local[0]) + comm.sum(local[1]);
+  return exact_sums<1>(ex, comm, r, detail::OneTerm<F>{f}, {bound})[0];
 }
 
 }  // namespace staghorn

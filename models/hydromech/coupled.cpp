@@ -26,6 +26,20 @@ namespace {
 
 const stokes::FieldText kText{"1", "1", "solid velocity"};
 
+// |R| of every equation at a cell: momentum along each axis, solid mass, fluid mass
+// (coupled::Residual's), for the maxima of all of them in one pass.
+template <int Dim, bool Sourced>
+struct AbsResiduals {
+  coupled::Pseudo<Dim, Sourced> ps;
+  SH_HD Terms<Dim + 2> operator()(int i, int j, int k) const {
+    Terms<Dim + 2> t;
+    for (int e = 0; e < Dim; ++e) t.v[e] = coupled::Residual<Dim, Sourced>{ps, e, 1, true}(i, j, k);
+    for (int m = 0; m < 2; ++m)
+      t.v[Dim + m] = coupled::Residual<Dim, Sourced>{ps, 3 + m, 1, true}(i, j, k);
+    return t;
+  }
+};
+
 }  // namespace
 
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
@@ -300,18 +314,31 @@ real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
                   : exact_sum(ex_, dec_.comm(), in, f);
 }
 
+template <int Dim, bool Sourced>
+std::vector<real> CoupledHydroMech::max_residuals() {
+  update_porosity();
+  const std::array<double, Dim + 2> local = reduce_each<Dim + 2>(
+      ex_, layout_.interior(), MaxOp{}, AbsResiduals<Dim, Sourced>{pseudo<Dim, Sourced>()});
+  const std::vector<double> m = dec_.comm().max(std::vector<double>(local.begin(), local.end()));
+  return std::vector<real>(m.begin(), m.end());
+}
+
 // Max-norms, dimensionless: momentum over B, the mass balances over B delta / eta0 (the
-// compaction rate of an effective pressure B delta).
+// compaction rate of an effective pressure B delta). All equations in one pass.
 std::vector<pt::Residual> CoupledHydroMech::residuals() {
   const real delta = std::sqrt(opt_.mat.k0 * opt_.mat.eta0);
   const real momentum = 1 / opt_.mat.buoyancy, mass = opt_.mat.eta0 / (opt_.mat.buoyancy * delta);
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};
+  const std::vector<real> norms = dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
+    return dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
+      return max_residuals<decltype(dim)::value, decltype(sourced)::value>();
+    });
+  });
   std::vector<pt::Residual> out;
-  for (int e = 0; e < 5; ++e) {
-    if (e < 3 && e >= dims()) continue;
-    const real r = residual_of(e, true);
+  for (int n = 0; n < static_cast<int>(norms.size()); ++n) {
+    const int e = n < dims() ? n : 3 + (n - dims());
     const real scale = e < 3 ? momentum : mass;
-    out.push_back({names[e], r * scale, scale});
+    out.push_back({names[e], norms[n] * scale, scale});
   }
   return out;
 }

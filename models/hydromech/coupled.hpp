@@ -86,6 +86,10 @@ class CoupledHydroMech final : public PtModel {
   real residual_of(int equation, bool absolute);
   template <int Dim, bool Sourced>
   real reduce_residual_of(int equation, bool absolute);
+  // The max-norm of every equation over all ranks, in one pass: momentum along each axis, solid
+  // mass, fluid mass.
+  template <int Dim, bool Sourced>
+  std::vector<real> max_residuals();
   coupled::Constants constants() const;
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();

@@ -273,63 +273,110 @@ struct CellValue {
   real sign;
   SH_HD real operator()(int i, int j, int k) const { return sign * f(i, j, k); }
 };
-// f(i, j, k)^2 after an exact scaling by a power of two (keeps the squares finite).
-template <class F>
-struct ScaledSquare {
-  F f;
-  real inv;
-  SH_HD real operator()(int i, int j, int k) const {
-    const real x = f(i, j, k) * inv;
-    return x * x;
+// Each velocity component and P at the cell, then the same negated: their ranges from one pass of
+// maxima.
+template <int Dim>
+struct SignedValues {
+  View f[Dim + 1];
+  SH_HD Terms<2 * (Dim + 1)> operator()(int i, int j, int k) const {
+    Terms<2 * (Dim + 1)> t;
+    for (int n = 0; n <= Dim; ++n) {
+      t.v[n] = f[n](i, j, k);
+      t.v[Dim + 1 + n] = -t.v[n];
+    }
+    return t;
+  }
+};
+// |R| of every equation at the cell: momentum along each axis, then continuity (AbsResidual's).
+template <int Dim>
+struct AbsResiduals {
+  Kinematics<Dim> k;
+  bool carried;
+  SH_HD Terms<Dim + 1> operator()(int i, int j, int kz) const {
+    Terms<Dim + 1> t;
+    for (int e = 0; e < Dim; ++e) t.v[e] = AbsResidual<Dim>{k, e, carried}(i, j, kz);
+    t.v[Dim] = AbsResidual<Dim>{k, 3, carried}(i, j, kz);
+    return t;
+  }
+};
+// Their squares after an exact scaling of each by a power of two (keeps the squares finite).
+template <int Dim>
+struct ScaledSquares {
+  AbsResiduals<Dim> r;
+  real inv[Dim + 1];
+  SH_HD Terms<Dim + 1> operator()(int i, int j, int k) const {
+    Terms<Dim + 1> t = r(i, j, k);
+    for (int e = 0; e <= Dim; ++e) {
+      const real x = t.v[e] * inv[e];
+      t.v[e] = x * x;
+    }
+    return t;
   }
 };
 }  // namespace
 
+template <int Dim>
 std::array<real, 2> Stokes::range_scales(real lmax) {
-  const Region in = layout_.interior();
-  const Comm& comm = dec_.comm();
-  auto range = [&](const Field& f) {
-    return comm.max(reduce(ex_, in, MaxOp{}, CellValue{f.view(), 1})) +
-           comm.max(reduce(ex_, in, MaxOp{}, CellValue{f.view(), -1}));
-  };
+  SignedValues<Dim> values;
+  for (int a = 0; a < Dim; ++a) values.f[a] = V_[a].view();
+  values.f[Dim] = P_.view();
+  const std::array<double, 2 * (Dim + 1)> local =
+      reduce_each<2 * (Dim + 1)>(ex_, layout_.interior(), MaxOp{}, values);
+  const std::vector<double> m = dec_.comm().max(std::vector<double>(local.begin(), local.end()));
+  const auto range = [&](int n) { return real(m[n]) + real(m[Dim + 1 + n]); };
   real v = 0;
-  for (int a = 0; a < dims(); ++a) v = std::fmax(v, range(V_[a]));
-  const real p = range(P_);
+  for (int a = 0; a < Dim; ++a) v = std::fmax(v, range(a));
+  const real p = range(Dim);
   return {p > 0 ? lmax / p : lmax / stress_scale_, v > 0 ? lmax / v : mu_scale_ / stress_scale_};
 }
 
+// Every equation's norm in at most three passes over the grid, whatever the equations: the ranges
+// (rms_range), the maxima of |R|, then the exact sums of the scaled squares (rms norms).
 template <int Dim>
 std::vector<pt::Residual> Stokes::residuals_dim() {
   const Grid& g = dec_.grid();
   real lmax = 0;
   for (int a = 0; a < Dim; ++a) lmax = std::fmax(lmax, g.length[a]);
-  const Kinematics<Dim> kin{residual_params(), state(), material()};
   const Region in = layout_.interior();
   const Comm& comm = dec_.comm();
   const char* names[4] = {"momentum_x", "momentum_y", "momentum_z", "continuity"};
   const std::array<real, 2> ranges =
-      opt_.rms_norm ? range_scales(lmax)
+      opt_.rms_norm ? range_scales<Dim>(lmax)
                     : std::array<real, 2>{lmax / stress_scale_, mu_scale_ / stress_scale_};
   // rms_range measures the momentum balance of the stresses the iterations carry, as the
   // benchmark of Räss et al. (2022) does; from the first iteration of a solve on (before it, the
   // carried stresses need not belong to the velocities at all).
   const bool carried = opt_.rms_norm && iterating_ && solve_iterations_ > 0;
+  const AbsResiduals<Dim> r{{residual_params(), state(), material()}, carried};
+  const std::array<double, Dim + 1> local = reduce_each<Dim + 1>(ex_, in, MaxOp{}, r);
+  const std::vector<double> maxima = comm.max(std::vector<double>(local.begin(), local.end()));
+  std::array<real, Dim + 1> norm;
+  for (int e = 0; e <= Dim; ++e) norm[e] = static_cast<real>(maxima[e]);
+  if (opt_.rms_norm) {
+    // Each square scaled by the power of two just above its largest |R| (exactly: the largest
+    // scaled square is then the square of the scaled maximum, its bound for the exact sums).
+    ScaledSquares<Dim> squares{r, {}};
+    std::array<double, Dim + 1> bounds{};
+    std::array<int, Dim + 1> exponent{};
+    for (int e = 0; e <= Dim; ++e) {
+      const bool scaled = norm[e] > 0 && std::isfinite(norm[e]);
+      if (scaled) std::frexp(norm[e], &exponent[e]);
+      squares.inv[e] = std::ldexp(real(1), -exponent[e]);
+      const real x = norm[e] * squares.inv[e];
+      bounds[e] = scaled ? x * x : 0;
+    }
+    const std::array<double, Dim + 1> sums = exact_sums<Dim + 1>(ex_, comm, in, squares, bounds);
+    for (int e = 0; e <= Dim; ++e)
+      if (norm[e] > 0 && std::isfinite(norm[e]))
+        norm[e] = std::ldexp(real(std::sqrt(sums[e] / g.cells())), exponent[e]);
+  }
   // Dimensionless: momentum * L / S, continuity * mu_0 / S (S the stress scale), or the ranges.
   std::vector<pt::Residual> out;
-  for (int e = 0; e < 4; ++e) {
-    if (e < 3 && e >= Dim) continue;
-    const AbsResidual<Dim> r{kin, e, carried};
-    real norm = comm.max(reduce(ex_, in, MaxOp{}, r));
-    if (opt_.rms_norm && norm > 0 && std::isfinite(norm)) {
-      int x = 0;
-      std::frexp(norm, &x);
-      const double sum =
-          exact_sum(ex_, comm, in, ScaledSquare<AbsResidual<Dim>>{r, std::ldexp(real(1), -x)});
-      norm = std::ldexp(real(std::sqrt(sum / g.cells())), x);
-    }
-    const real scale = ranges[e < 3 ? 0 : 1];
-    pt::Residual res{names[e], norm * scale, scale};
-    if (e == 3 && opt_.continuity_tol)
+  for (int e = 0; e <= Dim; ++e) {
+    const bool continuity = e == Dim;
+    const real scale = ranges[continuity ? 1 : 0];
+    pt::Residual res{names[continuity ? 3 : e], norm[e] * scale, scale};
+    if (continuity && opt_.continuity_tol)
       res.tolerance_factor = *opt_.continuity_tol / opt_.solver.tol;
     out.push_back(res);
   }

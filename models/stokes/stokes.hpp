@@ -94,7 +94,8 @@ class Stokes final : public PtModel {
   template <int Dim>
   std::vector<pt::Residual> residuals_dim();
   // stokes.residual_norm = rms_range: L / (P_max - P_min) and L / (largest range of a velocity
-  // component), or the fixed scales while a range is still 0.
+  // component), or the fixed scales while a range is still 0. One pass over the grid.
+  template <int Dim>
   std::array<real, 2> range_scales(real lmax);
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
