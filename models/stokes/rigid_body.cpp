@@ -83,20 +83,51 @@ struct ChangeBound {
   }
 };
 
-// A listed cell's six quantised terms of the change along its body's modes. The quantum is a power
-// of two: a product by its inverse (exact, no division) is the quotient, to the bit, and cheaper.
+// The terms of a pass of the change's sums, per body: its six sums, then the largest |term| of each
+// record in units of the quantum, summed (bounding every partial sum of each of the six: they are
+// all exact while it stays within kExactCount), and the same in units of kCoarse quanta.
+constexpr int kChangeTerms = 8, kFine = 6, kCoarse = 7;
+constexpr double kExactCount = 4503599627370496.0;  // 2^52, one bit below double's exact integers
+constexpr real kCoarseInverse = real(1) / real(4294967296.0);  // 2^-32
+// The quanta of a scale s are those of kScaleTerms terms of s (exact_quantum: a sum of s is below
+// 2^48 of them), so the terms may grow 16 times over from one pass to the next before a pass's
+// count exceeds kExactCount, and its sums may not be exact.
+constexpr double kScaleTerms = 8;
+constexpr double kSmallestScale = 0x1p-900, kLargestScale = 0x1p+900;
+
+// The quanta of the change's sums, per body, from its entry in `bound`: on a first correction the
+// largest |term| over all ranks (from a pass of its own; n = the cells of the body's box, as every
+// sum of exact_sum.hpp), afterwards the scale the correction before it left (no pass of its own).
+struct ChangeQuanta {
+  const double* bound;
+  const double* box_cells;
+  bool from_max;
+  SH_HD double terms(int b) const { return from_max ? box_cells[b] : kScaleTerms; }
+  SH_HD real operator()(int b) const { return exact_quantum(bound[b], terms(b)); }
+  SH_HD real inverse(int b) const { return exact_quantum_inverse(bound[b], terms(b)); }
+};
+
+// A listed cell's six quantised terms of the change along its body's modes, then their largest
+// magnitude in quanta and in coarse quanta. The quantum is a power of two: a product by its inverse
+// (exact, no division) is the quotient, to the bit, and cheaper.
 struct ChangeSums {
   ModeTerms t;
   const BodyAt* at;
-  Quanta quanta;  // one per body
+  ChangeQuanta quanta;
   bool weighted;
   template <class Out>
   SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
     const int b = c.body();
-    Terms<6> s = t.change_terms(c, at[b], weighted);
-    const real q = quanta(b, 0), inverse = quanta.inverse(b, 0);
-    unroll<0, 6>(
-        [&](auto kk) { s.v[kk] = mode_exists(kk, t.f.dims) ? rint(s.v[kk] * inverse) * q : 0; });
+    const Terms<6> terms = t.change_terms(c, at[b], weighted);
+    const real q = quanta(b), inverse = quanta.inverse(b);
+    Terms<kChangeTerms> s;
+    s.v[kFine] = s.v[kCoarse] = 0;
+    unroll<0, 6>([&](auto kk) {
+      const real n = mode_exists(kk, t.f.dims) ? rint(terms.v[kk] * inverse) : 0;
+      s.v[kk] = n * q;
+      s.v[kFine] = fmax(s.v[kFine], fabs(n));
+      s.v[kCoarse] = fmax(s.v[kCoarse], fabs(rint(n * kCoarseInverse)));
+    });
     out.add(b, s);
   }
 };
@@ -157,19 +188,46 @@ SH_HD inline void store_motion(const RigidMotion& m, double* to) {
   for (int a = 0; a < 3; ++a) to[a] = m.U[a], to[3 + a] = m.w[a];
 }
 
-// Each body's motion from its fit and its six sums, into `motions` (six per body): run once after
-// the sums' pass, by the block that finishes it (reduce_segments_into's ThenOnce), so the shift
-// reads six values per record and needs no launch of its own for the fits.
-struct FitMotions {
+// After a pass of the change's sums, one body: its motion from its six sums `acc` (kChangeTerms)
+// where every partial sum was exact, else none this time; and the scale of the next pass's quanta:
+// the sum of its terms' magnitudes, their rounding included (so that it follows the terms down as
+// well as up, and never reaches zero); from the coarse count where the fine one outgrew the sums'
+// exact range. Every rank and backend settles the same exact sums with the same arithmetic (the
+// products by quanta are exact, so a contraction into an fma rounds alike): the same bits.
+SH_HD inline void settle(const ModeFit& fit, const double* acc, real q, double box_cells,
+                         double* scale, double* motion) {
+  double next;
+  if (acc[kFine] <= kExactCount) {
+    store_motion(motion_of(fit, acc), motion);
+    next = acc[kFine] * q + box_cells * q / 2;
+  } else {
+    store_motion(RigidMotion{}, motion);
+    const double coarse = q / kCoarseInverse;
+    next = acc[kCoarse] <= kExactCount ? acc[kCoarse] * coarse + box_cells * coarse / 2
+                                       : kExactCount * coarse;
+  }
+  *scale = next < kSmallestScale ? kSmallestScale : (next > kLargestScale ? kLargestScale : next);
+}
+
+// Every body settled (settle()) once after the sums' pass, by the block that finishes it
+// (reduce_segments_into's ThenOnce), which also zeroes the accumulators for the next pass: the
+// shift reads six values per record, and no launch of their own fits the motions or clears the
+// sums.
+struct SettleBodies {
   const ModeFit* fit;
-  const double* sums;
+  const double* box_cells;
+  double* bounds;  // the quanta's bounds of this pass; the next pass's scales, when settled
+  double* acc;     // kChangeTerms per body
   double* motions;
+  bool from_max;
   int count;
   SH_HD void operator()(int t, int threads) const {
+    const ChangeQuanta quanta{bounds, box_cells, from_max};
     for (int b = t; b < count; b += threads) {
-      double s[6];
-      for (int k = 0; k < 6; ++k) s[k] = read_combined(sums + 6 * b + k);
-      store_motion(motion_of(fit[b], s), motions + 6 * b);
+      double a[kChangeTerms];
+      for (int k = 0; k < kChangeTerms; ++k) a[k] = read_combined(acc + kChangeTerms * b + k);
+      settle(fit[b], a, quanta(b), box_cells[b], bounds + b, motions + 6 * b);
+      for (int k = 0; k < kChangeTerms; ++k) acc[kChangeTerms * b + k] = 0;
     }
   }
 };
@@ -349,7 +407,8 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
     at.push_back(b.at);
     bodies_.push_back(b);
   }
-  upload(ex_, box_cells_, dec.comm().sum(box_cells));
+  box_cells_host_ = dec.comm().sum(box_cells);
+  upload(ex_, box_cells_, box_cells_host_);
   upload(ex_, at_, at);
   label_segments(label);
   faces_ = body_faces(dec, *segment_, mu_max);
@@ -363,10 +422,12 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
     for (int k = 0; k < 6; ++k)
       if (b.gram[k][k] > 0 && b.inertia[k][k] > 0 && (b.modes >> k & 1u)) b.active.push_back(k);
   set_fits();
-  change_ = Buffer<double>(space_of(ex_.backend()), 13 * bodies_.size());
+  change_ = Buffer<double>(space_of(ex_.backend()), (1 + kChangeTerms + 6) * bodies_.size());
   passes_done_ = Buffer<unsigned>(space_of(ex_.backend()), 1);
-  zero_bytes_async(passes_done_.space(), passes_done_.data(), passes_done_.bytes(),
-                   ex_.on_device() ? ex_.stream(Lane::inner) : nullptr);
+  // The sums' accumulators start at zero; the pass that settles them zeroes them again.
+  CUstream_st* stream = ex_.on_device() ? ex_.stream(Lane::inner) : nullptr;
+  zero_bytes_async(change_.space(), change_.data(), change_.bytes(), stream);
+  zero_bytes_async(passes_done_.space(), passes_done_.data(), passes_done_.bytes(), stream);
   ex_.synchronize();
 }
 
@@ -474,31 +535,64 @@ ModeTerms RigidBodies::change_terms(const std::array<Field, 3>& V,
           {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
 }
 
-std::vector<double> RigidBodies::change_sums(const ModeTerms& t, bool weighted,
-                                             bool resident) const {
+std::vector<double> RigidBodies::exact_change_sums(const ModeTerms& t, bool weighted) const {
   const int count = static_cast<int>(bodies_.size());
-  const ChangeBound bound{t, at_.data(), weighted};
-  const ChangeSums sum{t, at_.data(), Quanta{bounds(), box_cells_.data(), 1}, weighted};
-  if (resident) {
-    // Zero is the identity of both reductions (the bounds are of magnitudes), and no motion.
-    zero_bytes_async(change_.space(), change_.data(), change_.bytes(), ex_.stream(Lane::inner));
-    reduce_segments_into<1>(ex_, records_, count, MaxOp{}, bound, bounds());
-    reduce_segments_into<6>(
-        ex_, records_, count, SumOp{}, sum, sums(),
-        ThenOnce<FitMotions>{{correction_fits_.data(), sums(), motions(), count},
-                             passes_done_.data()});
-    return {};
-  }
-  to_backend(ex_, bounds(), over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{}, bound));
-  std::vector<double> s = over_ranks<6>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
-  to_backend(ex_, sums(), s);
+  Buffer<double> bound;  // not bounds(): the corrections' scales stay as they are
+  upload(ex_, bound,
+         over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{},
+                       ChangeBound{t, at_.data(), weighted}));
+  const ChangeSums sum{t, at_.data(), ChangeQuanta{bound.data(), box_cells_.data(), true},
+                       weighted};
+  const std::vector<double> acc =
+      over_ranks<kChangeTerms>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
+  std::vector<double> s(6 * bodies_.size());
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    for (int k = 0; k < 6; ++k) s[6 * b + k] = acc[kChangeTerms * b + k];
   return s;
+}
+
+void RigidBodies::correction_motions(const ModeTerms& t) const {
+  const int count = static_cast<int>(bodies_.size());
+  // The first correction takes its quanta from a pass of the bounds; every later one from the
+  // scales that the one before it left (settle()).
+  const bool from_max = !primed_;
+  primed_ = true;
+  const ChangeBound bound{t, at_.data(), true};
+  const ChangeSums sum{t, at_.data(), ChangeQuanta{bounds(), box_cells_.data(), from_max}, true};
+  if (resident_) {
+    if (from_max) {  // zero: the identity of the maximum of magnitudes
+      zero_bytes_async(change_.space(), bounds(), count * sizeof(double), ex_.stream(Lane::inner));
+      reduce_segments_into<1>(ex_, records_, count, MaxOp{}, bound, bounds());
+    }
+    reduce_segments_into<kChangeTerms>(
+        ex_, records_, count, SumOp{}, sum, sums(),
+        ThenOnce<SettleBodies>{{correction_fits_.data(), box_cells_.data(), bounds(), sums(),
+                                motions(), from_max, count},
+                               passes_done_.data()});
+    return;
+  }
+  if (from_max) {
+    scales_ = over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{}, bound);
+    to_backend(ex_, bounds(), scales_);
+  }
+  const std::vector<double> acc =
+      over_ranks<kChangeTerms>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
+  // The backend's settling, on the host, of all ranks' sums: the same bits.
+  const ChangeQuanta quanta{scales_.data(), box_cells_host_.data(), from_max};
+  std::vector<double> m(6 * bodies_.size());
+  for (int b = 0; b < count; ++b) {
+    const real q = quanta(b);
+    settle(bodies_[b].correction_fit, &acc[kChangeTerms * b], q, box_cells_host_[b], &scales_[b],
+           &m[6 * b]);
+  }
+  to_backend(ex_, motions(), m);
+  to_backend(ex_, bounds(), scales_);
 }
 
 std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field, 3>& V,
                                                           const std::array<Field, 3>& V_old,
                                                           bool weighted) const {
-  const std::vector<double> sums = change_sums(change_terms(V, V_old), weighted, false);
+  const std::vector<double> sums = exact_change_sums(change_terms(V, V_old), weighted);
   std::vector<std::array<double, 6>> out(bodies_.size());
   for (std::size_t b = 0; b < out.size(); ++b)
     for (int k = 0; k < 6; ++k) out[b][k] = sums[6 * b + k];
@@ -528,15 +622,7 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
-  const std::vector<double> s = change_sums(change_terms(V, V_old), true, resident_);
-  if (!resident_) {
-    // The motions from all ranks' sums, on the host: the fits and arithmetic of the backend's
-    // (motion_of), so the same bits.
-    std::vector<double> m(6 * bodies_.size());
-    for (std::size_t b = 0; b < bodies_.size(); ++b)
-      store_motion(motion_of(bodies_[b].correction_fit, &s[6 * b]), &m[6 * b]);
-    to_backend(ex_, motions(), m);
-  }
+  correction_motions(change_terms(V, V_old));
   for_each_item(ex_, records_,
                 Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions()});
 }

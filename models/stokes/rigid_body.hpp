@@ -14,13 +14,17 @@
 // its deformation keeps the stable local pseudo-steps, and the fixed point is unchanged (the
 // correction vanishes with R).
 // The sums are exact (every term rounded to a power-of-two quantum per body that no partial sum
-// can outgrow), so any rank count, reduction order and backend gives the same bits. All bodies
-// share each pass (core/reduce_segments.hpp): per iteration one pass for the bounds that set the
-// quanta, one for the sums and one for the shift, however many bodies there are. A run on one rank
-// keeps the bounds and sums on the backend between the passes (no copy, no wait), and the block
-// that finishes the sums' pass fits each body's motion; on several ranks, they go through the
-// host to be combined over the ranks, and the host fits the motions. Either way the fit is the
-// same precomputed matrix and arithmetic, so both give the same bits.
+// outgrows), so any rank count, reduction order and backend gives the same bits. All bodies share
+// each pass (core/reduce_segments.hpp): per iteration one pass for the sums and one for the shift,
+// however many bodies there are. The quanta of a pass come from the scale the pass before left
+// (the sum of its terms' magnitudes), and the pass counts its own terms' magnitudes in those
+// quanta: where that count shows a partial sum that might not have been exact (the terms grew
+// some 8 times over in one iteration), the body is not moved that time, only rescaled. The first
+// correction takes its quanta from a pass of its terms' bounds. A run on one rank keeps the sums on
+// the backend (no copy, no wait), and the block that finishes the sums' pass fits each body's
+// motion and its next scale; on several ranks, they go through the host to be combined over the
+// ranks, and the host fits them. Either way the fit is the same arithmetic on the same exact
+// sums, so both give the same bits.
 
 #include <array>
 #include <optional>
@@ -133,16 +137,19 @@ class RigidBodies {
   void set_matrices(const CellList& cells);
   void set_fits();
   ModeTerms change_terms(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
-  // The change's bounds and sums (6 per body), all ranks', into bounds() and sums() on the
-  // backend. Resident (one rank: its sums are all ranks'): on the backend alone, queued, returning
-  // none, the correction's motions fitted there too (motions()); else through the host, the sums
-  // returned on every rank (waits).
-  std::vector<double> change_sums(const ModeTerms& t, bool weighted, bool resident) const;
+  // The change's six sums per body, exact, with quanta from a pass of their bounds; all ranks',
+  // through the host (waits). For the fits of the tests; the corrections' scales stay as they are.
+  std::vector<double> exact_change_sums(const ModeTerms& t, bool weighted) const;
+  // The correction's motion of every body, into motions() on the backend, from one pass of the
+  // weighted change's sums whose quanta come from the scales the correction before left (the first
+  // from a pass of their bounds). Resident (one rank: its sums are all ranks'): on the backend
+  // alone, queued, the motions settled there; else through the host (waits).
+  void correction_motions(const ModeTerms& t) const;
   std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
                                 bool weighted) const;
   double* bounds() const { return change_.data(); }
   double* sums() const { return change_.data() + bodies_.size(); }
-  double* motions() const { return change_.data() + 7 * bodies_.size(); }
+  double* motions() const { return change_.data() + 9 * bodies_.size(); }
 
   const Decomposition* dec_ = nullptr;
   Exec ex_;
@@ -158,10 +165,15 @@ class RigidBodies {
   // the quanta) and its correction's fit.
   Buffer<BodyAt> at_;
   Buffer<double> box_cells_;
+  std::vector<double> box_cells_host_;
   Buffer<ModeFit> correction_fits_;
-  // On the backend, rewritten by every correction: each body's bound of the change (all ranks'),
-  // then each body's six sums, then its motion (U, w).
+  // On the backend, rewritten by every correction: each body's bound of its quanta (the largest
+  // |term| of the change on a first correction, afterwards the scale the one before it left), then
+  // its sums (six, and two counts of its terms' magnitudes: rigid_body.cpp, ChangeSums), then its
+  // motion (U, w).
   mutable Buffer<double> change_;
+  mutable bool primed_ = false;         // bounds() holds the scales of a correction before
+  mutable std::vector<double> scales_;  // through the host: bounds() as the host keeps them
   // On the backend: the blocks of the sums' pass that finished (the last one fits the motions).
   Buffer<unsigned> passes_done_;
 };
