@@ -18,6 +18,9 @@ const char* to_string(Phase p) {
 }
 
 namespace {
+// The GPU spans a long run keeps unread at most (twice as many before the older half is read).
+constexpr std::size_t kSpansKept = 256;
+
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -47,6 +50,21 @@ struct PhaseTimer::Events {
     cudaEvent_t e = pool.back();
     pool.pop_back();
     return e;
+  }
+  // Reads up to `count` spans in order into `seconds`, up to the first one still open (ids stay
+  // valid: only the front goes); waits for their events.
+  void read(std::size_t count, std::array<double, kPhases>& seconds) {
+    for (; count > 0 && !spans.empty() && spans.front().closed; --count) {
+      const Span& s = spans.front();
+      check_cuda(cudaEventSynchronize(s.stop), "cudaEventSynchronize (timer)");
+      float ms = 0;
+      check_cuda(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
+      seconds[static_cast<int>(s.phase)] += 1e-3 * ms;
+      pool.push_back(s.start);
+      pool.push_back(s.stop);
+      spans.pop_front();
+      ++first;
+    }
   }
   ~Events() {
     for (auto& s : spans) cudaEventDestroy(s.start), cudaEventDestroy(s.stop);
@@ -80,7 +98,11 @@ void PhaseTimer::close(long long span) {
 #ifdef STAGHORN_HAVE_CUDA
   if (ex_.on_device()) {
     check_cuda(cudaEventRecord(s.stop, ex_.stream(s.lane)), "cudaEventRecord (timer)");
-    if (events_->spans.size() > 256) totals();  // keep the pool bounded in long runs
+    // Keeps the pool bounded in long runs by reading the older half of the spans: long done,
+    // so reading them waits for nothing (reading all would wait for the newest, and leave the
+    // GPU idle while the host queues the work after it).
+    if (events_->spans.size() > 2 * kSpansKept)
+      events_->read(events_->spans.size() - kSpansKept, seconds_);
     return;
   }
 #endif
@@ -97,21 +119,7 @@ void PhaseTimer::add(Phase phase, double seconds) {
 
 std::array<double, kPhases> PhaseTimer::totals() {
 #ifdef STAGHORN_HAVE_CUDA
-  // Read spans in order up to the first one still open (ids stay valid: only the front goes).
-  auto& spans = events_->spans;
-  while (!spans.empty() && spans.front().closed) {
-    const auto& s = spans.front();
-    if (ex_.on_device()) {
-      check_cuda(cudaEventSynchronize(s.stop), "cudaEventSynchronize (timer)");
-      float ms = 0;
-      check_cuda(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
-      seconds_[static_cast<int>(s.phase)] += 1e-3 * ms;
-      events_->pool.push_back(s.start);
-      events_->pool.push_back(s.stop);
-    }
-    spans.pop_front();
-    ++events_->first;
-  }
+  if (ex_.on_device()) events_->read(events_->spans.size(), seconds_);
 #endif
   return seconds_;
 }
