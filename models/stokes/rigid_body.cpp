@@ -238,7 +238,7 @@ struct Shift {
   View v[3];
   const BodyAt* at;
   const double* motions;
-  SH_HD void operator()(const BodyCellFaces& c) const {
+  SH_HD void operator()(const BodyCell& c) const {
     const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
     const int n = c.body();
@@ -487,6 +487,7 @@ CellList RigidBodies::list_cells(const Region& boxes) {
       records.begin(), records.end(),
       [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
   records_ = ItemList<BodyCellFaces>(ex_, records);
+  shift_records_ = ItemList<BodyCell>(ex_, std::vector<BodyCell>(records.begin(), records.end()));
   return CellList(ex_, cells);
 }
 
@@ -623,7 +624,7 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
   correction_motions(change_terms(V, V_old));
-  for_each_item(ex_, records_,
+  for_each_item(ex_, shift_records_,
                 Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions()});
 }
 

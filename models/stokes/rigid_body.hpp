@@ -156,11 +156,12 @@ class RigidBodies {
   std::vector<Body> bodies_;
   real mobility_ = 0;
   bool resident_ = false;
-  std::optional<Field> segment_;     // 1 + body index per cell, -1 in a body not corrected, else 0
-  BodyFaces faces_{};                // over segment_
-  ItemList<BodyCellFaces> records_;  // each body's faces among the low faces of this block's cells
-  unsigned edge_sides_ = 0;          // the sides of this block within a record's reach
-  bool near_edge_ = false;           // edge_sides_ of some rank's block not empty
+  std::optional<Field> segment_;      // 1 + body index per cell, -1 in a body not corrected, else 0
+  BodyFaces faces_{};                 // over segment_
+  ItemList<BodyCellFaces> records_;   // each body's faces among the low faces of this block's cells
+  ItemList<BodyCell> shift_records_;  // the same without their viscosity, for the shift
+  unsigned edge_sides_ = 0;           // the sides of this block within a record's reach
+  bool near_edge_ = false;            // edge_sides_ of some rank's block not empty
   // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
   // the quanta) and its correction's fit.
   Buffer<BodyAt> at_;

@@ -81,16 +81,20 @@ SH_HD inline bool mode_exists(int k, int dims) {
   return k < 3 ? k < dims : (k - 3 + 1) % 3 < dims && (k - 3 + 2) % 3 < dims;
 }
 
-// One corrected body's faces among a listed cell's low faces and their pseudo-step viscosity: all
-// that the correction's passes need of the labels and of mu_max, gathered when the bodies are set
-// (BodyFaces finds them in the labels of the cell and of its low neighbours, and takes each face's
-// viscosity from its two cells), so that those passes read one record per cell.
-struct BodyCellFaces {
-  real pseudo[3] = {0, 0, 0};  // BodyFaces::pseudo of each face on the body, 0 for the others
+// One corrected body's faces among a listed cell's low faces: all that the correction's shift
+// needs of the labels, gathered when the bodies are set (BodyFaces finds them in the labels of the
+// cell and of its low neighbours), so that the shift reads one small record per cell.
+struct BodyCell {
   Int3 cell;
   int packed = 0;  // 8 x the body's index, plus bit q where the cell's low q face is on the body
   SH_HD int body() const { return packed >> 3; }
   SH_HD bool on(int q) const { return packed >> q & 1; }
+};
+
+// The same with those faces' pseudo-step viscosity (each from its two cells' mu_max): all that the
+// passes of the sums need of the labels and of mu_max.
+struct BodyCellFaces : BodyCell {
+  real pseudo[3] = {0, 0, 0};  // BodyFaces::pseudo of each face on the body, 0 for the others
 };
 
 // Per-cell terms of the sums over a body's faces (each cell contributes its low faces): with
