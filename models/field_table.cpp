@@ -37,4 +37,10 @@ void FieldTable::swap_next() const {
     if (e.roles & unknown) e.field->swap_data(*e.next);
 }
 
+bool FieldTable::unknowns_have_starts() const {
+  for (const Entry& e : entries_)
+    if ((e.roles & unknown) && !e.start) return false;
+  return true;
+}
+
 }  // namespace staghorn

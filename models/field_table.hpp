@@ -31,6 +31,8 @@ class FieldTable {
   // The next-iterate buffers of the unknowns, in the unknowns' order.
   std::vector<Field*> next_unknowns() const;
   const std::vector<Entry>& entries() const { return entries_; }
+  // Whether every unknown has a start-of-step copy (and so a step can be taken back to its start).
+  bool unknowns_have_starts() const;
   // After an iteration that wrote every unknown's next buffer: they become the iterate.
   void swap_next() const;
 

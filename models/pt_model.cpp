@@ -21,6 +21,11 @@ StepReport PtModel::advance(real dt) {
   return last_step_;
 }
 
+void PtModel::abandon_step() {
+  to_step_start();
+  refresh();
+}
+
 void PtModel::save_start() {
   for (const FieldTable::Entry& e : fields_.entries())
     if (e.start) copy(ex_, *e.start, *e.field);

@@ -24,6 +24,10 @@ class PtModel : public Model, public pt::Problem {
   }
   std::vector<Field*> state_fields() final { return fields_.with(FieldTable::state); }
   void watch_iterations(IterationWatch watch) final { solver_.watch(std::move(watch)); }
+  // A stop within a solve: possible where every unknown has a start-of-step copy in the table.
+  bool can_abandon_step() const final { return fields_.unknowns_have_starts(); }
+  // Back to the step's start (to_step_start()), then refresh().
+  void abandon_step() override;
 
  protected:
   // corners: whether the stencils reach diagonal neighbours (their halos travel too).
@@ -32,9 +36,12 @@ class PtModel : public Model, public pt::Problem {
   // After each converged solve, before the step's report is kept (a porosity update, say).
   virtual void end_step() {}
 
-  // Every unknown's start-of-step copy from the unknown (begin_solve), and back (retry).
+  // Every start-of-step copy in the table from its field (begin_solve), and back (retry).
   void save_start();
   void restore_start();
+  // What abandon_step() and a retry go back to before refresh(): the start copies, and what else
+  // the iterations changed that a step's start has not (a pseudo-rate, say).
+  virtual void to_step_start() { restore_start(); }
   // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
   void copy_unknowns_to_next();
   int dims() const { return dec_.grid().dims(); }

@@ -34,7 +34,7 @@ Diffusion::Diffusion(const ModelContext& ctx, const Options& opt)
       mat_(opt.material),
       kernel_(opt.kernel) {
   // H_old_ is the implicit step's old value, part of the equation, and a retry's start too.
-  fields_.add(H_, FieldTable::output | FieldTable::state | FieldTable::unknown, &H_new_);
+  fields_.add(H_, FieldTable::output | FieldTable::state | FieldTable::unknown, &H_new_, &H_old_);
   set_initial(opt.initial);
 }
 
@@ -45,7 +45,7 @@ void Diffusion::refresh() {
 
 void Diffusion::begin_solve(real dt) {
   dt_ = dt;
-  copy(ex_, H_old_, H_);
+  save_start();  // H_old_
   fill(ex_, dHdtau_, 0);
 }
 
@@ -79,10 +79,9 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
 }
 
 // Back to the step's start: H from H_old, no pseudo-velocity.
-void Diffusion::abandon_step() {
-  copy(ex_, H_, H_old_);
+void Diffusion::to_step_start() {
+  restore_start();
   fill(ex_, dHdtau_, 0);
-  refresh();
 }
 
 void Diffusion::retry(real factor) {

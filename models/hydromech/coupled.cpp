@@ -191,11 +191,11 @@ void CoupledHydroMech::begin_solve(real dt) {
   porosity_pass();
 }
 
-// The unknowns as begin_solve kept them; the porosity (phi) is only written by end_step.
-void CoupledHydroMech::abandon_step() {
+// The unknowns as begin_solve kept them, no pseudo-rate; the porosity (phi) is only written by
+// end_step.
+void CoupledHydroMech::to_step_start() {
   restore_start();
   fill(ex_, dPfdtau_, 0);
-  refresh();
 }
 
 void CoupledHydroMech::retry(real factor) {

@@ -52,8 +52,7 @@ class CoupledHydroMech final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
-  bool can_abandon_step() const override { return true; }
-  void abandon_step() override;
+  void to_step_start() override;
 
   const Field& phi() const { return phi_; }
   const Field& P() const { return P_; }

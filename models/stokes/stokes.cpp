@@ -103,9 +103,12 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
   fields_.add(P_, all, &P_new_, &P_old_);
   for (int a = 0; a < dims(); ++a) fields_.add(V_[a], all, &V_new_[a], &V_old_[a]);
   for (int c : stress_components(dims())) fields_.add(T_[c], all, &T_new_[c], &T_old_[c]);
-  fields_.add(mu_, FieldTable::output | FieldTable::state)
-      .add(rho_, FieldTable::output | FieldTable::state);
+  // A power law's viscosity follows the iterations: a retry or a stop goes back to its start too.
   if (opt_.power_law.active()) power_.emplace(layout_, ex_.backend());
+  fields_
+      .add(mu_, FieldTable::output | FieldTable::state, nullptr,
+           power_ ? &power_->mu_start : nullptr)
+      .add(rho_, FieldTable::output | FieldTable::state);
   rigid_mobility_ = opt_.rigid_bodies.on ? opt_.rigid_bodies.mobility : 0;
   set_initial();
   smooth_viscosity(opt_.smoothing);
@@ -176,10 +179,9 @@ State Stokes::state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& 
 }
 
 void Stokes::begin_solve(real) {
-  save_start();
+  save_start();  // with a power law, the viscosity too
   iterating_ = true;
   restart_damping();
-  if (power_) copy(ex_, power_->mu_start, mu_);
 }
 
 void Stokes::end_step() {
@@ -204,8 +206,7 @@ Params Stokes::physical_params() const {
 Params Stokes::residual_params() const { return iterating_ ? params() : physical_params(); }
 
 void Stokes::retry(real factor) {
-  restore_start();
-  if (power_) copy(ex_, mu_, power_->mu_start);
+  to_step_start();
   cfl_ *= factor;
   restart_damping();
   // A retry also slows the stiff bodies' rigid modes by factor^2 (and drops them below 1/20).
@@ -216,10 +217,8 @@ void Stokes::retry(real factor) {
 
 // The unknowns and (power law) the viscosity as begin_solve kept them, the stresses physical again.
 void Stokes::abandon_step() {
-  restore_start();
-  if (power_) copy(ex_, mu_, power_->mu_start);
   iterating_ = false;
-  refresh();
+  PtModel::abandon_step();
 }
 
 bool Stokes::tiled_here() const { return kTiledCompiled && tiled_ && ex_.on_device(); }

@@ -65,7 +65,6 @@ class Stokes final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
-  bool can_abandon_step() const override { return true; }
   void abandon_step() override;
 
   // Fields, for tests and tools (a changed mu needs refresh()).

@@ -151,6 +151,26 @@ TEST(PowerLaw, CapsBoundTheViscosity) {
   EXPECT_LE(r.error, 5e-3);
 }
 
+// A step abandoned within its solve (a stop: Model::abandon_step) goes back to its start, the
+// power law's viscosity included (a start copy in the model's field table, as the unknowns'):
+// after 400 iterations that moved the viscosity, it is the start's to the bit again.
+TEST(PowerLaw, AnAbandonedStepLeavesTheViscosityOfItsStart) {
+  Channel ch;
+  ch.n = 3;
+  ch.eta_min = 2, ch.eta_max = 4;
+  StokesRun r(ch.config(32, 1e-9));
+  ASSERT_NE(r.model->power_law(), nullptr);
+  EXPECT_TRUE(r.model->can_abandon_step());
+  const std::vector<real> mu = r.model->mu().to_host(), vx = r.model->V(0).to_host();
+  r.model->begin_solve(r.settings.dt);
+  r.model->iterate(400);
+  ASSERT_NE(r.model->mu().to_host(), mu);
+  ASSERT_NE(r.model->V(0).to_host(), vx);
+  r.model->abandon_step();
+  EXPECT_EQ(r.model->mu().to_host(), mu);
+  EXPECT_EQ(r.model->V(0).to_host(), vx);
+}
+
 // A power-law model with every exponent 1 allocates nothing (Newtonian, no cost); bad caps are
 // rejected naming the key.
 TEST(PowerLaw, NewtonianCostsNothingAndBadCapsAreRejected) {
