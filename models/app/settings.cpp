@@ -78,8 +78,7 @@ void add_run_options(io::Schema& s) {
   s.add("run.walltime", Type::number, 0.0,
         "Seconds of wall time the run may take (0: no limit): when another step would overrun it, "
         "every rank stops, writes a restart snapshot and the run exits with code 6, as on SIGTERM "
-        "(diffusion, Stokes and coupled hydromech also within a solve once it is spent, abandoning "
-        "that step)")
+        "(the implicit models also within a solve once it is spent, abandoning that step)")
       .at_least(0);
   s.add("restart", Type::string, "",
         "Snapshot to continue from (its step and time; time.steps is the step to reach)");

@@ -33,13 +33,15 @@ HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
       phi_old_("phi_old", Location::cell, layout_, ex_.backend()),
       Pe_new_("Pe_new", Location::cell, layout_, ex_.backend()),
       dPedtau_("dPedtau", Location::cell, layout_, ex_.backend()),
+      Pe_start_("Pe_start", Location::cell, layout_, ex_.backend()),
       phi_it_("phi_it", Location::cell, layout_, ex_.backend()),
       phi_it_new_("phi_it_new", Location::cell, layout_, ex_.backend()),
       pe_bcs_(opt.sides),
       mat_(opt.material) {
-  // A retry starts again from Pe = 0, not from a saved copy (phi has not moved).
+  // A retry starts again from Pe = 0 (phi has not moved); a stop within a solve goes back to Pe's
+  // start copy, so that the snapshot written then is the last completed step's.
   fields_.add(phi_, FieldTable::output | FieldTable::state)
-      .add(Pe_, FieldTable::output | FieldTable::state | FieldTable::unknown, &Pe_new_);
+      .add(Pe_, FieldTable::output | FieldTable::state | FieldTable::unknown, &Pe_new_, &Pe_start_);
   set_initial(opt.initial, opt.materials);
 }
 
@@ -69,6 +71,12 @@ void HydroMech::begin_solve(real dt) {
   dt_ = dt;
   phi_it_valid_ = false;
   copy(ex_, phi_old_, phi_);  // halos and ghosts included
+  save_start();               // Pe_start_
+  fill(ex_, dPedtau_, 0);
+}
+
+void HydroMech::to_step_start() {
+  restore_start();
   fill(ex_, dPedtau_, 0);
 }
 

@@ -54,6 +54,8 @@ class HydroMech final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
+  // A stop within a solve: Pe from its start copy, no pseudo-rate (phi moves only at a step's end).
+  void to_step_start() override;
 
  private:
   HydroMech(const ModelContext& ctx, const Options& opt);
@@ -78,6 +80,7 @@ class HydroMech final : public PtModel {
   int up_;  // the axis gravity acts along
   Kernel kernel_;
   Field phi_, Pe_, phi_old_, Pe_new_, dPedtau_;
+  Field Pe_start_;             // Pe at the step's start: a stop within a solve goes back to it
   Field phi_it_, phi_it_new_;  // stored kernel: phi(phi_old, Pe) and phi(phi_old, Pe_new)
   bool phi_it_valid_ = false;  // phi_it_ matches Pe_ and phi_old_ (halo included)
   PeBcs pe_bcs_;

@@ -615,6 +615,7 @@ NEVER_CONVERGES = sets("grid.n=[48,48,1]", "time.steps=1", "solver.tol=1e-30",
 STOKES_INITIAL = SMALL_STOKES + sets("grid.n=[48,48,1]", "output.initial=true")
 DIFF_INITIAL = [DIFF] + BASE + sets("grid.n=[48,48,1]", "time.steps=1", "output.initial=true")
 COUPLED_INITIAL = SMALL_COUPLED + sets("grid.n=[48,48,1]", "output.initial=true")
+HYDRO_INITIAL = SMALL_HYDRO + sets("grid.n=[48,48,1]", "time.steps=1", "output.initial=true")
 MID_SOLVE = (r"stopped: SIGTERM received at step 0 \(step 1 abandoned mid-solve\); "
              r"restart snapshot '.*snapshot_000000\.nc'")
 
@@ -638,7 +639,8 @@ def start_state_written(reference):
 
 for model, argv, reference in (("stokes", SMALL_STOKES, "stokes_initial"),
                                ("diffusion", [DIFF] + BASE, "diffusion_initial"),
-                               ("coupled", SMALL_COUPLED, "coupled_initial")):
+                               ("coupled", SMALL_COUPLED, "coupled_initial"),
+                               ("hydromech", SMALL_HYDRO, "hydromech_initial")):
     for ranks in (1, 2):
         add(Case(f"sigterm_mid_solve_{model}_{ranks}rank", argv + NEVER_CONVERGES, 6, MID_SOLVE,
                  ranks=ranks, check=start_state_written(reference),
@@ -788,6 +790,7 @@ def main():
     fixture("stokes_initial", STOKES_INITIAL)
     fixture("diffusion_initial", DIFF_INITIAL)
     fixture("coupled_initial", COUPLED_INITIAL)
+    fixture("hydromech_initial", HYDRO_INITIAL)
     start = time.time()
     failed = []
     workers = int(os.environ.get("HOSTILE_JOBS", "2"))
