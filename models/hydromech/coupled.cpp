@@ -219,7 +219,7 @@ void CoupledHydroMech::porosity_pass() {
 void CoupledHydroMech::end_step() {
   real dV = 1;
   for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
-  balance_ = residual_of(4, false) * dV;
+  balance_ = fluid_residual_sum() * dV;
   for_each(ex_, layout_.interior(),
            coupled::Porosity{opt_.mat, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
                              Pf_.view(), true});
@@ -297,21 +297,19 @@ void CoupledHydroMech::iterate(int count) {
   });
 }
 
-real CoupledHydroMech::residual_of(int equation, bool absolute) {
+real CoupledHydroMech::fluid_residual_sum() {
   return dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
     return dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
-      return reduce_residual_of<decltype(dim)::value, decltype(sourced)::value>(equation, absolute);
+      return reduce_fluid_residual_sum<decltype(dim)::value, decltype(sourced)::value>();
     });
   });
 }
 
 template <int Dim, bool Sourced>
-real CoupledHydroMech::reduce_residual_of(int equation, bool absolute) {
+real CoupledHydroMech::reduce_fluid_residual_sum() {
   update_porosity();
-  const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, absolute};
-  const Region in = layout_.interior();
-  return absolute ? dec_.comm().max(reduce(ex_, in, MaxOp{}, f))
-                  : exact_sum(ex_, dec_.comm(), in, f);
+  const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), 4, 1, false};
+  return exact_sum(ex_, dec_.comm(), layout_.interior(), f);
 }
 
 template <int Dim, bool Sourced>

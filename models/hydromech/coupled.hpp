@@ -81,10 +81,11 @@ class CoupledHydroMech final : public PtModel {
   void iterate_dim(int count);
   template <int Dim, bool Sourced = false>
   coupled::Pseudo<Dim, Sourced> pseudo();
-  // The residual norm of one equation over all ranks (coupled::Residual).
-  real residual_of(int equation, bool absolute);
+  // The fluid mass residual summed over all ranks (exact_sum of coupled::Residual): the step's
+  // fluid volume balance per cell volume.
+  real fluid_residual_sum();
   template <int Dim, bool Sourced>
-  real reduce_residual_of(int equation, bool absolute);
+  real reduce_fluid_residual_sum();
   // The max-norm of every equation over all ranks, in one pass: momentum along each axis, solid
   // mass, fluid mass.
   template <int Dim, bool Sourced>
