@@ -1,5 +1,6 @@
 #include "core/boundary.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -44,7 +45,7 @@ struct FillGhosts {
 }  // namespace
 
 void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
-                 const std::vector<SideRules>& rules, Lane lane) {
+                 const std::vector<SideRules>& rules, Lane lane, const Region& within) {
   if (fields.empty()) return;
   if (fields.size() > kMaxFields || rules.size() != fields.size())
     throw std::logic_error("fill_ghosts: up to six fields, one set of rules each");
@@ -77,6 +78,10 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
     const auto launch = [&](const SideGhosts& low, const SideGhosts& high) {
       if (low.width + high.width == 0) return;
       Region r = l.all();
+      for (int d = 0; d < 3; ++d) {
+        r.lo[d] = std::max(r.lo[d], within.lo[d]);
+        r.hi[d] = std::min(r.hi[d], within.hi[d]);
+      }
       r.lo[a] = 0;
       r.hi[a] = low.width + high.width;
       for_each(ex, r, lane, FillGhosts{{low, high}, a});

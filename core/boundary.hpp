@@ -56,8 +56,13 @@ void for_each_boundary_side(const Decomposition& dec, const Layout& l, F&& f) {
 // are physical boundaries, field c by rules[c], one launch per axis (both its sides, where the
 // block has more points along it than the halo is wide; else one per side). Axes are treated in
 // order x, y, z across the whole padded extent of the others, so edges and corners are filled too.
+// `within`: only the ghosts whose other coordinates lie in it (those whose mirrors a change inside
+// it can reach, when it holds the change and h + 1 points around it).
+inline constexpr Region kEverywhere{{-(1 << 30), -(1 << 30), -(1 << 30)},
+                                    {1 << 30, 1 << 30, 1 << 30}};
 void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
-                 const std::vector<SideRules>& rules, Lane lane = Lane::inner);
+                 const std::vector<SideRules>& rules, Lane lane = Lane::inner,
+                 const Region& within = kEverywhere);
 void fill_ghosts(const Exec& ex, const Decomposition& dec, Field& f, const SideRules& rules,
                  Lane lane = Lane::inner);
 
@@ -69,8 +74,9 @@ class GhostFill {
     rules_.push_back(rules);
     return *this;
   }
-  void apply(const Exec& ex, const Decomposition& dec, Lane lane = Lane::inner) const {
-    fill_ghosts(ex, dec, fields_, rules_, lane);
+  void apply(const Exec& ex, const Decomposition& dec, Lane lane = Lane::inner,
+             const Region& within = kEverywhere) const {
+    fill_ghosts(ex, dec, fields_, rules_, lane, within);
   }
 
  private:

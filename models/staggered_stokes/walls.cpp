@@ -33,4 +33,19 @@ void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
   }
 }
 
+XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
+  XWallGhosts x;
+  x.n = l.n[0];
+  x.h = l.h[0];
+  for (int c = 0; c < 3; ++c) {
+    const SideRules rules = walls.velocity_rules(c);
+    x.rule[0][c] = rules[0];
+    x.rule[1][c] = rules[1];
+  }
+  for_each_boundary_side(dec, l, [&](int a, int side) {
+    if (a == 0) x.on[side] = true;
+  });
+  return x;
+}
+
 }  // namespace staghorn::stokes

@@ -27,9 +27,43 @@ struct Walls {
   SideRules velocity_rules(int component) const;
   // Adds the first `dims` velocity components with their rules to a ghost fill, on the sides in
   // `sides` (bit s for side s, in the order above); the others keep their ghosts.
-  static constexpr unsigned kAllSides = 63;
+  static constexpr unsigned kAllSides = 63, kNotX = 60;
   void add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
                       unsigned sides = kAllSides) const;
 };
+
+// The velocities' ghosts beyond this block's x walls, set by the tiled kernels as they store the
+// new face velocities that those ghosts mirror: the same values as the x sweep of fill_ghosts with
+// the walls' rules, which touches one memory sector per row of each array (far from the rows'
+// other accesses) and cost a 3-D iteration a few percent. The caller then fills only the other
+// sides (Walls::kNotX). Rows outside the block's interior (edges, corners) are left to the other
+// axes' fills and the halo exchange, which set them after the kernel as before.
+struct XWallGhosts {
+  GhostRule rule[2][3];         // [x_lo, x_hi][component]
+  bool on[2] = {false, false};  // this block's low (high) x side is a wall
+  int n = 0, h = 0;             // the block's cells and halo width along x
+
+  // Stores the ghosts that cell i's new face velocities v mirror, at row offset o of out[c].
+  SH_HD void store(real* const out[3], long long o, int i, const real v[3]) const {
+    for (int side = 0; side < 2; ++side) {
+      if (!on[side] || (side == 0 ? i > h : i < n - h)) continue;
+      for (int c = 0; c < 3; ++c) {
+        const GhostRule& r = rule[side][c];
+        if (r.kind == GhostRule::keep) continue;
+        // fill_ghosts' mirror index and ghost range along x (a staggered component: x's own)
+        const bool stag = c == 0;
+        const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
+        const int lo = side == 0 ? -h : n, hi = side == 0 ? (stag ? 1 : 0) : n + h;
+        const int g = mirror - i;
+        if (g < lo || g >= hi || g == i) continue;  // g == i: the wall's own point (fixed)
+        out[c][o + (g - i)] = r.ghost(v[c], g - i);
+      }
+    }
+  }
+};
+
+// The x walls' ghosts of the velocities for this block of `dec` (layout l): on the sides that are
+// physical walls (for_each_boundary_side).
+XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l);
 
 }  // namespace staghorn::stokes

@@ -72,7 +72,9 @@ void Stokes::accelerate_rigid_bodies(int dims) {
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);
-  apply_velocity_walls(V_, rigid_.edge_sides());
+  // Side by side (in the order of the fill's axes), each only where its records reach.
+  for (int side = 0; side < 6; ++side)
+    if (rigid_.edge_sides() >> side & 1u) apply_velocity_walls(V_, 1u << side, rigid_.reach(side));
 }
 
 }  // namespace staghorn::stokes

@@ -382,6 +382,33 @@ unsigned sides_within_reach(const Layout& l, int dims, const Int3& cell) {
   return sides;
 }
 
+// Per side of the block: the box of the records' cells within reach of it (sides_within_reach),
+// widened by the halo and one more point on every side (a cell's low faces and the ghosts that
+// mirror them), within the block's points; empty for a side no record reaches.
+std::array<Region, 6> reach_of(const Layout& l, int dims,
+                               const std::vector<BodyCellFaces>& records) {
+  std::array<Region, 6> box{};
+  std::array<bool, 6> any{};
+  for (const BodyCellFaces& r : records) {
+    const unsigned sides = sides_within_reach(l, dims, r.cell);
+    for (int s = 0; s < 6; ++s) {
+      if (!(sides >> s & 1u)) continue;
+      if (!any[s]) box[s] = {r.cell, r.cell}, any[s] = true;
+      for (int a = 0; a < 3; ++a) {
+        box[s].lo[a] = std::min(box[s].lo[a], r.cell[a]);
+        box[s].hi[a] = std::max(box[s].hi[a], r.cell[a]);
+      }
+    }
+  }
+  const Region all = l.all();
+  for (int s = 0; s < 6; ++s)
+    for (int a = 0; any[s] && a < 3; ++a) {
+      box[s].lo[a] = std::max(all.lo[a], box[s].lo[a] - (l.h[a] + 1));
+      box[s].hi[a] = std::min(all.hi[a], box[s].hi[a] + 1 + (l.h[a] + 1));
+    }
+  return box;
+}
+
 }  // namespace
 
 RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
@@ -486,6 +513,7 @@ CellList RigidBodies::list_cells(const Region& boxes) {
   std::stable_sort(
       records.begin(), records.end(),
       [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
+  reach_ = reach_of(l, host.dims, records);
   records_ = ItemList<BodyCellFaces>(ex_, records);
   shift_records_ = ItemList<BodyCell>(ex_, std::vector<BodyCell>(records.begin(), records.end()));
   return CellList(ex_, cells);

@@ -86,6 +86,9 @@ class RigidBodies {
   // The sides of this block whose walls a correction may reach (bit 2 a: low along axis a, 2 a + 1:
   // high): only those need their ghosts set again.
   unsigned edge_sides() const { return edge_sides_; }
+  // Per side of edge_sides(): the points (ghosts included) within h + 1 of a face near that side
+  // that a correction may move; the side's walls need setting again only there.
+  const Region& reach(int side) const { return reach_.at(side); }
   // Takes the faces' pseudo-step viscosity from mu_max again (after it changed: a power law).
   void update_pseudo();
   const StiffBody& body(std::size_t b) const { return bodies_.at(b).stiff; }
@@ -161,6 +164,7 @@ class RigidBodies {
   ItemList<BodyCellFaces> records_;   // each body's faces among the low faces of this block's cells
   ItemList<BodyCell> shift_records_;  // the same without their viscosity, for the shift
   unsigned edge_sides_ = 0;           // the sides of this block within a record's reach
+  std::array<Region, 6> reach_{};     // per side: its records' cells and h + 1 points around
   bool near_edge_ = false;            // edge_sides_ of some rank's block not empty
   // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
   // the quanta) and its correction's fit.

@@ -138,10 +138,10 @@ double Stokes::bytes_per_cell_iteration() const {
   return (2 * unknowns + 3) * sizeof(real);      // + mu, mu_max, rho read
 }
 
-void Stokes::apply_velocity_walls(std::array<Field, 3>& V, unsigned sides) {
+void Stokes::apply_velocity_walls(std::array<Field, 3>& V, unsigned sides, const Region& within) {
   GhostFill fill;
   walls_.add_velocities(fill, V, dims(), sides);
-  fill.apply(ex_, dec_);
+  fill.apply(ex_, dec_, Lane::inner, within);
 }
 
 void Stokes::refresh() {
@@ -231,7 +231,9 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       const Grid& g = dec_.grid();
       bool wall_hi[3];  // as update_wall_edges: the tiled kernel stores those edges itself
       for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
-      return launch_tiled(ex_.stream(lane), r, tiled::args_of(ps, next, layout_.n, wall_hi));
+      return launch_tiled(
+          ex_.stream(lane), r,
+          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts(walls_, dec_, layout_)));
     }
 #endif
   if constexpr (Dim == 3)
@@ -252,7 +254,8 @@ void Stokes::iterate_dim(int count) {
     if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_,
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
-    apply_velocity_walls(V_new_);
+    // The tiled kernel stores the x walls' ghosts itself (XWallGhosts).
+    apply_velocity_walls(V_new_, Dim == 3 && tiled_here() ? Walls::kNotX : Walls::kAllSides);
     fields_.swap_next();
     if (!rigid_.empty()) accelerate_rigid_bodies(Dim);
     // The nonlinear viscosity follows the velocities inside the PT iterations.

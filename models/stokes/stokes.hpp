@@ -99,7 +99,8 @@ class Stokes final : public PtModel {
   template <int Dim>
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   // On the sides in `sides` (Walls::add_velocities), every side by default.
-  void apply_velocity_walls(std::array<Field, 3>& V, unsigned sides = Walls::kAllSides);
+  void apply_velocity_walls(std::array<Field, 3>& V, unsigned sides = Walls::kAllSides,
+                            const Region& within = kEverywhere);
   // The stiff bodies of mu and their rigid-mode corrections (rigid_bodies.cpp; refresh()).
   void set_rigid_bodies(real stiffest);  // stiffest: the largest cell viscosity
   // The rigid-mode corrections after an iteration, then V's halos and walls again.

@@ -23,6 +23,7 @@
 #include "core/backend.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/tiled_ops.hpp"
+#include "models/staggered_stokes/walls.hpp"
 
 namespace staghorn::stokes {
 namespace tiled {
@@ -46,9 +47,11 @@ struct Args {
   // (what WallEdges does for the generic kernel).
   int n[3];
   bool wall_hi[3];
+  XWallGhosts x_ghosts;  // the velocities' ghosts beyond the x walls, stored with their faces
 };
 
-inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const bool wall_hi[3]) {
+inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const bool wall_hi[3],
+                    const XWallGhosts& x_ghosts) {
   const State& s = ps.s;
   Args a;
   a.Vx = s.Vx.p, a.Vy = s.Vy.p, a.Vz = s.Vz.p, a.P = s.P.p;
@@ -61,6 +64,7 @@ inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const 
   a.sy = static_cast<int>(s.P.sy), a.sz = static_cast<int>(s.P.sz);
   a.c = ps.c;
   for (int d = 0; d < 3; ++d) a.n[d] = n[d], a.wall_hi[d] = wall_hi[d];
+  a.x_ghosts = x_ghosts;
   return a;
 }
 
@@ -198,6 +202,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       new_face_velocities<TX>(c, t, st, {sp.density + b0 * N, rho, rho_prev},
                               {sp.inv + b0 * N, inv, inv_prev}, wall, v);
       a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
+      if (a.x_ghosts.on[0] || a.x_ghosts.on[1]) {
+        real* const out[3] = {a.oVx, a.oVy, a.oVz};
+        a.x_ghosts.store(out, o, i, v);
+      }
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
     txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, rho_prev = rho;

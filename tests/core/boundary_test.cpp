@@ -246,7 +246,7 @@ TEST(Boundary, GhostRulesGradientKeepAndSeveralFieldsAtOnce) {
   const auto cv = c.to_host();
   EXPECT_EQ(cv[l.index(-1, 1, 0)], 10 - 0.5 * 1);  // mirrors (0, 1), one cell below it
   EXPECT_EQ(cv[l.index(-2, 1, 0)], 11 - 0.5 * 3);  // mirrors (1, 1), three cells below it
-  EXPECT_EQ(cv[l.index(4, 1, 0)], 14.0);            // x_hi kept: its earlier value
+  EXPECT_EQ(cv[l.index(4, 1, 0)], 14.0);           // x_hi kept: its earlier value
   EXPECT_TRUE(std::isnan(cv[l.index(5, 1, 0)]));   // ... and its NaN
   EXPECT_EQ(cv[l.index(1, -1, 0)], 2 * 3 - 1.0);   // y_lo: the value 3 on the boundary
 
@@ -273,6 +273,48 @@ TEST(Boundary, GhostRulesGradientKeepAndSeveralFieldsAtOnce) {
   // The face-x field's boundary point on x_lo is itself (distance 0): the gradient adds nothing.
   EXPECT_EQ(alone[0].to_host()[l.index(0, 1, 0)], 10.0);
   EXPECT_EQ(alone[0].to_host()[l.index(-1, 1, 0)], 11 - 0.5 * 2);
+}
+
+TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {
+  // A fill within a box sets the ghosts whose other coordinates lie in it, as a fill everywhere
+  // does, and leaves every other point as it was (after a change inside the box, the fill of the
+  // walls it reaches: models/stokes, the rigid bodies' corrections).
+  const Comm self(MPI_COMM_SELF);
+  Grid grid;
+  grid.n = {6, 5, 4};
+  const Decomposition dec(grid, self);
+  const Layout l{dec.local_cells(), {1, 1, 1}};
+  const Region all = l.all();
+  std::vector<real> v(l.count(), kNaN);
+  for (int k = all.lo.z; k < all.hi.z; ++k)
+    for (int j = all.lo.y; j < all.hi.y; ++j)
+      for (int i = all.lo.x; i < all.hi.x; ++i) v[l.index(i, j, k)] = 100 * k + 10 * j + i;
+  SideRules rules;
+  rules.fill({GhostRule::keep});  // the x walls only: one sweep, along x
+  rules[0] = GhostRule::zero_gradient();
+  rules[1] = GhostRule::fixed_value(2);
+  const Region box{{-1, 1, 0}, {3, 3, 2}};  // rows 1-2 of planes 0-1
+  for (Location loc : {Location::cell, Location::face_x, Location::face_y}) {
+    Field everywhere("e", loc, l, Backend::cpu), within("w", loc, l, Backend::cpu);
+    everywhere.from_host(v);
+    within.from_host(v);
+    fill_ghosts(Exec::cpu(), dec, everywhere, rules);
+    fill_ghosts(Exec::cpu(), dec, {&within}, {rules}, Lane::inner, box);
+    const auto e = everywhere.to_host(), w = within.to_host();
+    int changed = 0;
+    for (int k = all.lo.z; k < all.hi.z; ++k)
+      for (int j = all.lo.y; j < all.hi.y; ++j)
+        for (int i = all.lo.x; i < all.hi.x; ++i) {
+          const std::size_t q = l.index(i, j, k);
+          const bool beside = j >= box.lo.y && j < box.hi.y && k >= box.lo.z && k < box.hi.z;
+          // x's ghosts on both sides (and face_x's boundary points, 0 and n)
+          const bool x_ghost = i < 0 || i >= 6 || (loc == Location::face_x && i == 0);
+          const real expected = beside && x_ghost ? e[q] : v[q];
+          ASSERT_EQ(w[q], expected) << to_string(loc) << " at " << at({i, j, k});
+          changed += w[q] != v[q];
+        }
+    EXPECT_GT(changed, 0) << to_string(loc);
+  }
 }
 
 }  // namespace
