@@ -6,9 +6,12 @@ Usage:
       Fails (exit 1) listing every figure more than TOLERANCE worse than its baseline on the
       same GPU kind, and every baseline figure the run did not produce. Figures the baseline
       does not hold yet are listed as new (not a failure).
-  perf_compare.py LEDGER --accept [--baseline ...]
+  perf_compare.py LEDGER --accept [--only PREFIX ...] [--baseline ...]
       Writes the run's figures into the baseline under its GPU kind (only with a measured run:
-      the baseline is never edited by hand).
+      the baseline is never edited by hand). With --only, just the figures whose names start
+      with a PREFIX replace theirs; every other figure of the kind keeps its accepted value (a
+      model that got faster gets a baseline that guards it, without accepting another model's
+      regression measured in the same run).
 
 "Worse" follows each figure's direction: a T_eff fraction of copy that is lower, a time per
 cell that is higher. Fractions of copy compare across machines of one kind because each is
@@ -87,6 +90,8 @@ def main():
                                                       "performance-baseline.json"))
     p.add_argument("--tolerance", type=float, default=0.05)
     p.add_argument("--accept", action="store_true")
+    p.add_argument("--only", nargs="+", metavar="PREFIX",
+                   help="with --accept: the figures whose names start with a PREFIX only")
     a = p.parse_args()
 
     figures = read_ledger(a.ledger)
@@ -97,9 +102,17 @@ def main():
     except FileNotFoundError:
         book = {}
 
+    if a.only and not a.accept:
+        sys.exit("perf_compare: --only goes with --accept")
     if a.accept:
         keep = ("value", "unit", "better", "copy_gbs", "commit", "device")
-        book[kind] = {n: {k: f.get(k) for k in keep} for n, f in sorted(figures.items())}
+        if a.only:
+            figures = {n: f for n, f in figures.items() if n.startswith(tuple(a.only))}
+            if not figures:
+                sys.exit(f"perf_compare: no figure of the run starts with {' or '.join(a.only)}")
+        accepted = dict(book.get(kind, {})) if a.only else {}
+        accepted.update({n: {k: f.get(k) for k in keep} for n, f in figures.items()})
+        book[kind] = dict(sorted(accepted.items()))
         with open(a.baseline, "w", encoding="utf-8") as f:
             json.dump(book, f, indent=1, sort_keys=True)
             f.write("\n")

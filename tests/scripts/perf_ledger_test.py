@@ -97,6 +97,26 @@ class Ledger(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no figures for H200", r.stderr)
 
+    def test_accept_only_replaces_the_named_figures(self):
+        self.compare(self.figures, "--accept")
+        # stokes faster, mhd slower: accepting stokes alone keeps mhd's baseline, which still fails
+        changed = [dict(f, value=f["value"] * (1.2 if f["name"].startswith("stokes.") else
+                                               (1.1 if f["better"] == "lower" else 0.9)))
+                   if f["name"].startswith(("stokes.", "mhd.")) else f for f in self.figures]
+        r = self.compare(changed, "--accept", "--only", "stokes.")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.baseline) as f:
+            book = json.load(f)["H100"]
+        for fig in self.figures:
+            now = next(c for c in changed if c["name"] == fig["name"])
+            expected = now["value"] if fig["name"].startswith("stokes.") else fig["value"]
+            self.assertEqual(book[fig["name"]]["value"], expected, fig["name"])
+        r = self.compare(changed)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("WORSE     mhd.ns_per_cell_step", r.stdout)
+        self.assertNotEqual(self.compare(changed, "--accept", "--only", "nothing.").returncode, 0)
+        self.assertNotEqual(self.compare(changed, "--only", "stokes.").returncode, 0)
+
 
 if __name__ == "__main__":
     unittest.main()
