@@ -15,7 +15,7 @@
 # Usage, on the GPU machine: scripts/gpu-bench.sh OUT [quick]
 #   quick: the kernel benchmarks only (no 512^3 model runs, no coupled run).
 # Accept a measured run as the new baseline of its GPU kind, here:
-#   scripts/perf_compare.py OUT/ledger.jsonl --accept
+#   scripts/perf_compare.py OUT/ledger.jsonl --accept [--only stokes. ...]
 set -uo pipefail
 out=${1:?usage: gpu-bench.sh OUT [quick]}
 quick=${2:-}
