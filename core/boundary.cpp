@@ -62,11 +62,12 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
       const bool stag = staggered(fields[c]->location(), a);
       staggered_here = staggered_here || (stag && side == 0);
       const int i = k.count++;
+      const GhostSpan span = ghost_span(stag, side, n, h);
       k.f[i] = fields[c]->view();
       k.rule[i] = rule;
-      k.lo[i] = side == 0 ? -h : n;
-      k.hi[i] = side == 0 ? (stag ? 1 : 0) : n + h;
-      k.mirror[i] = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
+      k.lo[i] = span.lo;
+      k.hi[i] = span.hi;
+      k.mirror[i] = span.mirror;
     }
     if (k.count == 0) return;
     k.from = side == 0 ? -h : n;

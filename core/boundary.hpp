@@ -41,6 +41,16 @@ struct GhostRule {
 // One rule per side, ordered x_lo, x_hi, y_lo, y_hi, z_lo, z_hi.
 using SideRules = std::array<GhostRule, 6>;
 
+// The ghosts of one side (0: low, 1: high) along an axis of n cells with halo h: indices
+// [lo, hi), a staggered field's boundary point included, ghost g mirrored from mirror - g.
+struct GhostSpan {
+  int lo, hi, mirror;
+};
+SH_HD constexpr GhostSpan ghost_span(bool staggered, int side, int n, int h) {
+  return side == 0 ? GhostSpan{-h, staggered ? 1 : 0, staggered ? 0 : -1}
+                   : GhostSpan{n, n + h, staggered ? 2 * n : 2 * n - 1};
+}
+
 // Calls f(axis, side) (side 0: low, 1: high) for every side of this rank's block that is a physical
 // boundary of the domain: an axis with ghosts (halo) that is not periodic, at the domain's edge.
 template <class F>

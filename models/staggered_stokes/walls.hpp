@@ -50,12 +50,10 @@ struct XWallGhosts {
       for (int c = 0; c < 3; ++c) {
         const GhostRule& r = rule[side][c];
         if (r.kind == GhostRule::keep) continue;
-        // fill_ghosts' mirror index and ghost range along x (a staggered component: x's own)
-        const bool stag = c == 0;
-        const int mirror = side == 0 ? (stag ? 0 : -1) : (stag ? 2 * n : 2 * n - 1);
-        const int lo = side == 0 ? -h : n, hi = side == 0 ? (stag ? 1 : 0) : n + h;
-        const int g = mirror - i;
-        if (g < lo || g >= hi || g == i) continue;  // g == i: the wall's own point (fixed)
+        // fill_ghosts' ghosts along x (the x velocity is staggered along it, the others not)
+        const GhostSpan span = ghost_span(c == 0, side, n, h);
+        const int g = span.mirror - i;
+        if (g < span.lo || g >= span.hi || g == i) continue;  // g == i: the wall's point (fixed)
         out[c][o + (g - i)] = r.ghost(v[c], g - i);
       }
     }
