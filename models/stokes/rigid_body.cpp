@@ -388,23 +388,17 @@ unsigned sides_within_reach(const Layout& l, int dims, const Int3& cell) {
 std::array<Region, 6> reach_of(const Layout& l, int dims,
                                const std::vector<BodyCellFaces>& records) {
   std::array<Region, 6> box{};
-  std::array<bool, 6> any{};
   for (const BodyCellFaces& r : records) {
     const unsigned sides = sides_within_reach(l, dims, r.cell);
-    for (int s = 0; s < 6; ++s) {
-      if (!(sides >> s & 1u)) continue;
-      if (!any[s]) box[s] = {r.cell, r.cell}, any[s] = true;
-      for (int a = 0; a < 3; ++a) {
-        box[s].lo[a] = std::min(box[s].lo[a], r.cell[a]);
-        box[s].hi[a] = std::max(box[s].hi[a], r.cell[a]);
-      }
-    }
+    const Region cell{r.cell, {r.cell.x + 1, r.cell.y + 1, r.cell.z + 1}};
+    for (int s = 0; s < 6; ++s)
+      if (sides >> s & 1u) box[s] = union_of(box[s], cell);
   }
   const Region all = l.all();
-  for (int s = 0; s < 6; ++s)
-    for (int a = 0; any[s] && a < 3; ++a) {
-      box[s].lo[a] = std::max(all.lo[a], box[s].lo[a] - (l.h[a] + 1));
-      box[s].hi[a] = std::min(all.hi[a], box[s].hi[a] + 1 + (l.h[a] + 1));
+  for (Region& b : box)
+    for (int a = 0; !b.empty() && a < 3; ++a) {
+      b.lo[a] = std::max(all.lo[a], b.lo[a] - (l.h[a] + 1));
+      b.hi[a] = std::min(all.hi[a], b.hi[a] + (l.h[a] + 1));
     }
   return box;
 }
@@ -505,7 +499,6 @@ CellList RigidBodies::list_cells(const Region& boxes) {
           if (r.packed == 0) continue;
           r.packed += 8 * index_of(near.id[n]);
           records.push_back(r);
-          edge_sides_ |= sides_within_reach(l, host.dims, r.cell);
         }
       }
   // Each body's records together, in cell order: a lane's records in a pass then mostly share a
@@ -514,6 +507,8 @@ CellList RigidBodies::list_cells(const Region& boxes) {
       records.begin(), records.end(),
       [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });
   reach_ = reach_of(l, host.dims, records);
+  for (int s = 0; s < 6; ++s)
+    if (!reach_[s].empty()) edge_sides_ |= 1u << s;
   records_ = ItemList<BodyCellFaces>(ex_, records);
   shift_records_ = ItemList<BodyCell>(ex_, std::vector<BodyCell>(records.begin(), records.end()));
   return CellList(ex_, cells);
