@@ -15,6 +15,9 @@ class FieldTable {
     output = 1u,   // written to snapshots
     state = 2u,    // read back by a restart, exchanged by refresh()
     unknown = 4u,  // solved for: exchanged every iteration, with a buffer for the next iterate
+    // The iterations' pseudo-time rate of an unknown (the damped scheme's memory): zero at a step's
+    // start and whenever the step goes back to it.
+    pseudo_rate = 8u,
   };
   struct Entry {
     Field* field;

@@ -27,13 +27,17 @@ void PtModel::abandon_step() {
 }
 
 void PtModel::save_start() {
-  for (const FieldTable::Entry& e : fields_.entries())
+  for (const FieldTable::Entry& e : fields_.entries()) {
     if (e.start) copy(ex_, *e.start, *e.field);
+    if (e.roles & FieldTable::pseudo_rate) fill(ex_, *e.field, 0);
+  }
 }
 
 void PtModel::restore_start() {
-  for (const FieldTable::Entry& e : fields_.entries())
+  for (const FieldTable::Entry& e : fields_.entries()) {
     if (e.start) copy(ex_, *e.field, *e.start);
+    if (e.roles & FieldTable::pseudo_rate) fill(ex_, *e.field, 0);
+  }
 }
 
 void PtModel::copy_unknowns_to_next() {

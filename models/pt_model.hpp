@@ -36,7 +36,8 @@ class PtModel : public Model, public pt::Problem {
   // After each converged solve, before the step's report is kept (a porosity update, say).
   virtual void end_step() {}
 
-  // Every start-of-step copy in the table from its field (begin_solve), and back (retry).
+  // Every start-of-step copy in the table from its field (begin_solve), and back (retry); both
+  // zero the pseudo-rates.
   void save_start();
   void restore_start();
   // What abandon_step() and a retry go back to before refresh(): the start copies, and what else

@@ -34,7 +34,8 @@ Diffusion::Diffusion(const ModelContext& ctx, const Options& opt)
       mat_(opt.material),
       kernel_(opt.kernel) {
   // H_old_ is the implicit step's old value, part of the equation, and a retry's start too.
-  fields_.add(H_, FieldTable::output | FieldTable::state | FieldTable::unknown, &H_new_, &H_old_);
+  fields_.add(H_, FieldTable::output | FieldTable::state | FieldTable::unknown, &H_new_, &H_old_)
+      .add(dHdtau_, FieldTable::pseudo_rate);
   set_initial(opt.initial);
 }
 
@@ -45,8 +46,7 @@ void Diffusion::refresh() {
 
 void Diffusion::begin_solve(real dt) {
   dt_ = dt;
-  save_start();  // H_old_
-  fill(ex_, dHdtau_, 0);
+  save_start();  // H_old_, no pseudo-velocity
 }
 
 Coefficients Diffusion::coefficients() const {
@@ -76,12 +76,6 @@ Diffusion::Kernel Diffusion::kernel_for(int dims) const {
   if (kernel_ != Kernel::automatic && !(kernel_ == Kernel::rows && ex_.on_device())) return kernel_;
   if (!ex_.on_device()) return Kernel::rows;
   return even ? Kernel::pairs : Kernel::generic;
-}
-
-// Back to the step's start: H from H_old, no pseudo-velocity.
-void Diffusion::to_step_start() {
-  restore_start();
-  fill(ex_, dHdtau_, 0);
 }
 
 void Diffusion::retry(real factor) {

@@ -39,7 +39,6 @@ class Diffusion final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
-  void to_step_start() override;
 
   void set_march_chunk(int chunk) { march_chunk_ = chunk; }  // cells per thread (benchmarks)
 

@@ -79,6 +79,7 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
       .add(Pf_, all, &Pf_new_, &Pf_start_);
   for (int a = 0; a < dims(); ++a) fields_.add(V_[a], all, &V_new_[a], &V_start_[a]);
   for (int c : stress_components()) fields_.add(T_[c], all, &T_new_[c], &T_old_[c]);
+  fields_.add(dPfdtau_, FieldTable::pseudo_rate);
   if (solver_.options().relative)
     throw io::ConfigError(
         "solver.tol_mode: the coupled hydromech variant needs \"absolute\" (its residuals are "
@@ -186,22 +187,20 @@ void CoupledHydroMech::begin_solve(real dt) {
                           : opt_.shear_viscosity;
   fill(ex_, mu_, eta_ve);
   fill(ex_, mu_max_, eta_ve);
-  save_start();
-  fill(ex_, dPfdtau_, 0);
+  save_start();  // no pseudo-rate either
   porosity_pass();
 }
 
-// The unknowns as begin_solve kept them, no pseudo-rate; the porosity (phi) is only written by
-// end_step.
+// Back to the step's start: the start copies and no pseudo-rate (PtModel), and the porosity that
+// follows from the pressures (a stop or a retry would otherwise keep the abandoned iterate's).
 void CoupledHydroMech::to_step_start() {
   restore_start();
-  fill(ex_, dPfdtau_, 0);
+  porosity_pass();
 }
 
 void CoupledHydroMech::retry(real factor) {
   abandon_step();
   cfl_ *= factor;
-  porosity_pass();
 }
 
 // The iterate's porosity (as its excess over phi_ref) everywhere, halos and ghosts included: the

@@ -41,7 +41,8 @@ HydroMech::HydroMech(const ModelContext& ctx, const Options& opt)
   // A retry starts again from Pe = 0 (phi has not moved); a stop within a solve goes back to Pe's
   // start copy, so that the snapshot written then is the last completed step's.
   fields_.add(phi_, FieldTable::output | FieldTable::state)
-      .add(Pe_, FieldTable::output | FieldTable::state | FieldTable::unknown, &Pe_new_, &Pe_start_);
+      .add(Pe_, FieldTable::output | FieldTable::state | FieldTable::unknown, &Pe_new_, &Pe_start_)
+      .add(dPedtau_, FieldTable::pseudo_rate);
   set_initial(opt.initial, opt.materials);
 }
 
@@ -71,13 +72,7 @@ void HydroMech::begin_solve(real dt) {
   dt_ = dt;
   phi_it_valid_ = false;
   copy(ex_, phi_old_, phi_);  // halos and ghosts included
-  save_start();               // Pe_start_
-  fill(ex_, dPedtau_, 0);
-}
-
-void HydroMech::to_step_start() {
-  restore_start();
-  fill(ex_, dPedtau_, 0);
+  save_start();               // Pe_start_, no pseudo-rate
 }
 
 void HydroMech::end_step() {

@@ -54,8 +54,6 @@ class HydroMech final : public PtModel {
   void iterate(int count) override;
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
-  // A stop within a solve: Pe from its start copy, no pseudo-rate (phi moves only at a step's end).
-  void to_step_start() override;
 
  private:
   HydroMech(const ModelContext& ctx, const Options& opt);
