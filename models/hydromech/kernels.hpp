@@ -267,14 +267,16 @@ struct PairStoredIteration {
     gather_pair(phi, o, f0, f1);
     const Pair po = load2(phi_old.p + o);
     Pair v = load2(dPedtau.p + o);
-    // One cell to its end (new Pe and porosity), then the other: the first's exponentials are
-    // done before the second's begin, fewer values live at once (at 64 registers 8 bytes spilled,
-    // where both cells at once spilled 16).
-    const Pair P_a_phi_a = advance(P0, f0, po.a, v.a);
-    const Pair P_b_phi_b = advance(P1, f1, po.b, v.b);
-    store2(Pe_new.p + o, {P_a_phi_a.a, P_b_phi_b.a});
+    // Both cells' residuals and pseudo-steps first, then their updates and porosities: the stars
+    // are dead before the double exponentials begin.
+    const CellEval e0 = co.evaluate<Dim, N>(P0, f0, po.a);
+    const pt::Step s0 = co.step(e0);
+    const CellEval e1 = co.evaluate<Dim, N>(P1, f1, po.b);
+    const pt::Step s1 = co.step(e1);
+    const real Pa = pt::advance(P0.c, e0.R, v.a, s0), Pb = pt::advance(P1.c, e1.R, v.b, s1);
+    store2(Pe_new.p + o, {Pa, Pb});
     store2(dPedtau.p + o, v);
-    store2(phi_new.p + o, {P_a_phi_a.b, P_b_phi_b.b});
+    store2(phi_new.p + o, {co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)});
   }
 };
 
