@@ -252,14 +252,6 @@ struct PairStoredIteration {
     s1 = {x.b, x.a, c[2], s.b, n.b, b.b, t.b};
   }
 
-  // One cell's new Pe and porosity (a, b) from its stars, its old porosity and its dPe/dtau
-  // (updated).
-  SH_HD Pair advance(const Star& P, const Star& f, real po, real& v) const {
-    const CellEval e = co.evaluate<Dim, N>(P, f, po);
-    const real P_new = pt::advance(P.c, e.R, v, co.step(e));
-    return {P_new, co.mat.porosity(po, P_new, co.dt)};
-  }
-
   SH_HD void operator()(int ip, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
     Star P0, P1, f0, f1;
