@@ -40,8 +40,8 @@ class PtModel : public Model, public pt::Problem {
   // zero the pseudo-rates.
   void save_start();
   void restore_start();
-  // What abandon_step() and a retry go back to before refresh(): the start copies, and what else
-  // the iterations changed that a step's start has not (a pseudo-rate, say).
+  // What abandon_step() and a retry go back to before refresh(): the start copies and no
+  // pseudo-rate, and what else follows from the unknowns (a porosity kept beside them, say).
   virtual void to_step_start() { restore_start(); }
   // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
   void copy_unknowns_to_next();

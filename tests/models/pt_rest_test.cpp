@@ -4,7 +4,6 @@
 // the abandoned iterations would carry their momentum into the new ones.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <vector>
 
 #include "diffusion_fixture.hpp"
