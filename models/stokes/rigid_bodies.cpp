@@ -6,6 +6,7 @@
 #include "core/boundary.hpp"
 #include "core/field_ops.hpp"
 #include "core/quantile.hpp"
+#include "models/staggered_stokes/fields.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
@@ -60,13 +61,17 @@ void Stokes::set_rigid_bodies(real stiffest) {
     if (modes != 0) corrected.push_back({b, modes});
   }
   if (!corrected.empty())
-    rigid_ = RigidBodies(dec_, ex_, *body_label_, corrected, mu_max_, rigid_mobility_);
+    rigid_ = RigidBodies(dec_, ex_, *body_label_, corrected, mu_max_, rigid_mobility_,
+                         Buoyancy{&rho_, {params().g[0], params().g[1], params().g[2]}});
 }
 
 void Stokes::accelerate_rigid_bodies(int dims) {
-  // Every correction from this iteration's change (V_new_ holds the previous iterate), then all
-  // added: a body's correction never sees another's.
-  rigid_.correct(V_, V_new_);
+  // Every correction from the net force and torque of this iteration's stresses (those of its
+  // change), then all added: a body's correction never sees another's.
+  const Params c = params();
+  BodyStresses st{P_.view(), {}, c.vdt, {c.rdx, c.rdy, c.rdz}};
+  for (int n : stress_components(dims)) st.T[n] = T_[n].view();
+  rigid_.correct(V_, st);
   // Faces that moved away from the block's edges leave its halos and walls as they were.
   if (!rigid_.near_block_edge()) return;
   std::vector<Field*> v;

@@ -67,16 +67,33 @@ struct Quanta {
   }
 };
 
-// A listed cell's largest |term| of the velocity change V - V_old on its body (the bound that sets
-// the body's quantum).
-struct ChangeBound {
+// The terms of a velocity change V - V_old along a listed cell's body's modes (weighted by the
+// faces' pseudo-viscosity, or not): the volume form of the correction's sums.
+struct WeightedChange {
   ModeTerms t;
-  const BodyAt* at;
   bool weighted;
-  template <class Out>
-  SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
+  SH_HD int dims() const { return t.f.dims; }
+  SH_HD Terms<6> terms(const BodyCellFaces& c, const BodyAt& b) const {
+    return t.change_terms(c, b, weighted);
+  }
+};
+
+// The stresses' terms of a surface cell (ForceTerms): the surface form of the same sums.
+struct SurfaceForce {
+  ForceTerms t;
+  SH_HD int dims() const { return t.f.dims; }
+  SH_HD Terms<6> terms(const ShellCell& c, const BodyAt& b) const { return t.terms(c, b); }
+};
+
+// A record's largest |term| on its body (the bound that sets the body's quantum).
+template <class T>
+struct TermBound {
+  T t;
+  const BodyAt* at;
+  template <class Item, class Out>
+  SH_HD void operator()(const Item& c, const Out& out) const {
     const int b = c.body();
-    const Terms<6> terms = t.change_terms(c, at[b], weighted);
+    const Terms<6> terms = t.terms(c, at[b]);
     real m = 0;
     unroll<0, 6>([&](auto kk) { m = fmax(m, fabs(terms.v[kk])); });
     out.add(b, Terms<1>{{m}});
@@ -107,23 +124,23 @@ struct ChangeQuanta {
   SH_HD real inverse(int b) const { return exact_quantum_inverse(bound[b], terms(b)); }
 };
 
-// A listed cell's six quantised terms of the change along its body's modes, then their largest
-// magnitude in quanta and in coarse quanta. The quantum is a power of two: a product by its inverse
-// (exact, no division) is the quotient, to the bit, and cheaper.
-struct ChangeSums {
-  ModeTerms t;
+// A record's six quantised terms along its body's modes, then their largest magnitude in quanta
+// and in coarse quanta. The quantum is a power of two: a product by its inverse (exact, no
+// division) is the quotient, to the bit, and cheaper.
+template <class T>
+struct TermSums {
+  T t;
   const BodyAt* at;
   ChangeQuanta quanta;
-  bool weighted;
-  template <class Out>
-  SH_HD void operator()(const BodyCellFaces& c, const Out& out) const {
+  template <class Item, class Out>
+  SH_HD void operator()(const Item& c, const Out& out) const {
     const int b = c.body();
-    const Terms<6> terms = t.change_terms(c, at[b], weighted);
+    const Terms<6> terms = t.terms(c, at[b]);
     const real q = quanta(b), inverse = quanta.inverse(b);
     Terms<kChangeTerms> s;
     s.v[kFine] = s.v[kCoarse] = 0;
     unroll<0, 6>([&](auto kk) {
-      const real n = mode_exists(kk, t.f.dims) ? rint(terms.v[kk] * inverse) : 0;
+      const real n = mode_exists(kk, t.dims()) ? rint(terms.v[kk] * inverse) : 0;
       s.v[kk] = n * q;
       s.v[kFine] = fmax(s.v[kFine], fabs(n));
       s.v[kCoarse] = fmax(s.v[kCoarse], fabs(rint(n * kCoarseInverse)));
@@ -132,30 +149,35 @@ struct ChangeSums {
   }
 };
 
-// A body's largest |term| of its Gram matrix, then of its pseudo-inertia.
+// A body's largest |term| of its Gram matrix, of its pseudo-inertia, and of its buoyancy.
 struct MatrixBounds {
   ModeTerms t;
   const BodyAt* at;
-  SH_HD Terms<2> operator()(int b, int i, int j, int k) const {
-    return {{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k)}};
+  SH_HD Terms<3> operator()(int b, int i, int j, int k) const {
+    real g = 0;
+    for (int kk = 0; kk < 6; ++kk) g = fmax(g, fabs(t.gravity_term(at[b], kk, i, j, k)));
+    return {{t.bound(at[b], true, false, i, j, k), t.bound(at[b], true, true, i, j, k), g}};
   }
 };
 
 // A body's quantised terms of the lower triangles of its Gram matrix (quanta(b, 0)), then of its
-// pseudo-inertia (quanta(b, 1)), row by row.
+// pseudo-inertia (quanta(b, 1)), row by row, then of its buoyancy along each mode (quanta(b, 2)).
+constexpr int kSetUpTerms = 2 * kMatrixTerms + 6;
 struct MatrixSums {
   ModeTerms t;
   const BodyAt* at;
-  Quanta quanta;  // two per body
-  SH_HD Terms<2 * kMatrixTerms> operator()(int b, int i, int j, int k) const {
-    const real gram = quanta(b, 0), inertia = quanta(b, 1);
-    Terms<2 * kMatrixTerms> s;
+  Quanta quanta;  // three per body
+  SH_HD Terms<kSetUpTerms> operator()(int b, int i, int j, int k) const {
+    const real gram = quanta(b, 0), inertia = quanta(b, 1), buoyancy = quanta(b, 2);
+    Terms<kSetUpTerms> s;
     int m = 0;
     for (int kk = 0; kk < 6; ++kk)
       for (int ll = 0; ll <= kk; ++ll, ++m) {
         s.v[m] = t.rounded(at[b], kk, ll, false, gram, i, j, k);
         s.v[kMatrixTerms + m] = t.rounded(at[b], kk, ll, true, inertia, i, j, k);
       }
+    for (int kk = 0; kk < 6; ++kk)
+      s.v[2 * kMatrixTerms + kk] = rint(t.gravity_term(at[b], kk, i, j, k) / buoyancy) * buoyancy;
     return s;
   }
 };
@@ -194,11 +216,15 @@ SH_HD inline void store_motion(const RigidMotion& m, double* to) {
 // well as up, and never reaches zero); from the coarse count where the fine one outgrew the sums'
 // exact range. Every rank and backend settles the same exact sums with the same arithmetic (the
 // products by quanta are exact, so a contraction into an fma rounds alike): the same bits.
+// With `gravity` (the surface form: acc holds the stresses' sums), the sums are vdt (acc +
+// gravity), each rounded once in that order.
 SH_HD inline void settle(const ModeFit& fit, const double* acc, real q, double box_cells,
-                         double* scale, double* motion) {
+                         const double* gravity, real vdt, double* scale, double* motion) {
   double next;
   if (acc[kFine] <= kExactCount) {
-    store_motion(motion_of(fit, acc), motion);
+    double s[6];
+    for (int k = 0; k < 6; ++k) s[k] = gravity != nullptr ? (acc[k] + gravity[k]) * vdt : acc[k];
+    store_motion(motion_of(fit, s), motion);
     next = acc[kFine] * q + box_cells * q / 2;
   } else {
     store_motion(RigidMotion{}, motion);
@@ -215,7 +241,9 @@ SH_HD inline void settle(const ModeFit& fit, const double* acc, real q, double b
 // sums.
 struct SettleBodies {
   const ModeFit* fit;
-  const double* box_cells;
+  const double* box_cells;  // per body, the pass's terms per sum
+  const double* gravity;    // six per body (the surface form), or null
+  real vdt;
   double* bounds;  // the quanta's bounds of this pass; the next pass's scales, when settled
   double* acc;     // kChangeTerms per body
   double* motions;
@@ -226,7 +254,8 @@ struct SettleBodies {
     for (int b = t; b < count; b += threads) {
       double a[kChangeTerms];
       for (int k = 0; k < kChangeTerms; ++k) a[k] = read_combined(acc + kChangeTerms * b + k);
-      settle(fit[b], a, quanta(b), box_cells[b], bounds + b, motions + 6 * b);
+      settle(fit[b], a, quanta(b), box_cells[b], gravity != nullptr ? gravity + 6 * b : nullptr,
+             vdt, bounds + b, motions + 6 * b);
       for (int k = 0; k < kChangeTerms; ++k) acc[kChangeTerms * b + k] = 0;
     }
   }
@@ -407,11 +436,12 @@ std::array<Region, 6> reach_of(const Layout& l, int dims,
 
 RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
                          const std::vector<CorrectedBody>& bodies, const Field& mu_max,
-                         real mobility, Path path)
+                         real mobility, Buoyancy buoyancy, Path path)
     : dec_(&dec),
       ex_(ex),
       mobility_(mobility),
-      resident_(path == Path::automatic && dec.comm().size() == 1) {
+      resident_(path == Path::automatic && dec.comm().size() == 1),
+      buoyancy_(buoyancy) {
   const Grid& g = dec.grid();
   std::vector<double> box_cells;
   std::vector<BodyAt> at;
@@ -432,7 +462,7 @@ RigidBodies::RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
   upload(ex_, box_cells_, box_cells_host_);
   upload(ex_, at_, at);
   label_segments(label);
-  faces_ = body_faces(dec, *segment_, mu_max);
+  faces_ = body_faces(dec, *segment_, mu_max, buoyancy.rho, buoyancy.g);
   set_matrices(list_cells(boxes));
   // The halo exchange after a correction is collective: every rank makes it if one must.
   near_edge_ = dec.comm().max(edge_sides_ != 0 ? 1.0 : 0.0) > 0;
@@ -511,7 +541,52 @@ CellList RigidBodies::list_cells(const Region& boxes) {
     if (!reach_[s].empty()) edge_sides_ |= 1u << s;
   records_ = ItemList<BodyCellFaces>(ex_, records);
   shift_records_ = ItemList<BodyCell>(ex_, std::vector<BodyCell>(records.begin(), records.end()));
+  list_surfaces(host, boxes);
   return CellList(ex_, cells);
+}
+
+void RigidBodies::list_surfaces(const BodyFaces& host, const Region& boxes) {
+  // A stress belongs to the cell it sits in or whose low edge holds it: each to one cell of one
+  // rank, so every rank count sums the same terms. The cells of this block, one further out on
+  // each side of the boxes (the cells just outside a body hold its surface's stresses too), and
+  // on a bounded high side the wall's edges (the low edges of the cells beyond it).
+  const Layout& l = segment_->layout();
+  Region r;
+  for (int a = 0; a < 3; ++a) {
+    const bool wall_hi = a < host.dims && !dec_->grid().periodic[a] && dec_->at_high(a);
+    r.lo[a] = a < host.dims ? std::max(boxes.lo[a] - 1, 0) : 0;
+    r.hi[a] = a < host.dims ? std::min(boxes.hi[a] + 1, l.n[a] + (wall_hi ? 1 : 0)) : 1;
+  }
+  std::vector<ShellCell> shells;
+  std::vector<double> count(bodies_.size(), 0.0);
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+      for (int i = r.lo.x; i < r.hi.x; ++i) {
+        // The bodies of the faces around the cell that the iterations update.
+        real ids[2 * kShellFaces];
+        int n = 0;
+        for (int f = 0; f < kShellFaces; ++f) {
+          const ShellFace sf = shell_face(f);
+          const int idx[3] = {i + sf.di, j + sf.dj, k + sf.dk};
+          if (sf.axis >= host.dims || !host.updated(sf.axis, idx)) continue;
+          const Off o = host.label.offset(idx[0], idx[1], idx[2]);
+          for (const real id : {host.label.p[o], host.label.p[o - host.stride(sf.axis)]})
+            if (id >= 1 && std::find(ids, ids + n, id) == ids + n) ids[n++] = id;
+        }
+        std::sort(ids, ids + n);
+        for (int m = 0; m < n; ++m) {
+          const int bits = shell_faces(host, i, j, k, ids[m]);
+          if (!at_surface(bits, host.dims)) continue;
+          const int b = index_of(ids[m]);
+          shells.push_back({{i, j, k}, bits + 4096 * b});
+          count[b] += 1;
+        }
+      }
+  std::stable_sort(shells.begin(), shells.end(),
+                   [](const ShellCell& a, const ShellCell& b) { return a.body() < b.body(); });
+  shells_ = ItemList<ShellCell>(ex_, shells);
+  shell_cells_host_ = dec_->comm().sum(count);
+  upload(ex_, shell_cells_, shell_cells_host_);
 }
 
 void RigidBodies::update_pseudo() { for_each_item(ex_, records_, PseudoOf{faces_}); }
@@ -523,13 +598,15 @@ void RigidBodies::set_matrices(const CellList& cells) {
   const ModeTerms t{faces_, {}, {}};
   Buffer<double> bounds;
   upload(ex_, bounds,
-         over_ranks<2>(ex_, dec_->comm(), cells, count, MaxOp{},
+         over_ranks<3>(ex_, dec_->comm(), cells, count, MaxOp{},
                        each_body(faces_, MatrixBounds{t, at_.data()})));
-  const std::vector<double> sums = over_ranks<2 * kMatrixTerms>(
+  const std::vector<double> sums = over_ranks<kSetUpTerms>(
       ex_, dec_->comm(), cells, count, SumOp{},
-      each_body(faces_, MatrixSums{t, at_.data(), Quanta{bounds.data(), box_cells_.data(), 2}}));
+      each_body(faces_, MatrixSums{t, at_.data(), Quanta{bounds.data(), box_cells_.data(), 3}}));
+  gravity_host_.assign(6 * bodies_.size(), 0.0);
   for (int b = 0; b < count; ++b) {
-    const double* s = &sums[static_cast<std::size_t>(b) * 2 * kMatrixTerms];
+    const double* s = &sums[static_cast<std::size_t>(b) * kSetUpTerms];
+    for (int k = 0; k < 6; ++k) gravity_host_[6 * b + k] = s[2 * kMatrixTerms + k];
     int m = 0;
     for (int k = 0; k < 6; ++k)
       for (int l = 0; l <= k; ++l, ++m) {
@@ -537,6 +614,7 @@ void RigidBodies::set_matrices(const CellList& cells) {
         bodies_[b].inertia[k][l] = bodies_[b].inertia[l][k] = s[kMatrixTerms + m];
       }
   }
+  upload(ex_, gravity_, gravity_host_);
 }
 
 void RigidBodies::set_fits() {
@@ -559,55 +637,60 @@ ModeTerms RigidBodies::change_terms(const std::array<Field, 3>& V,
           {V_old[0].view(), V_old[1].view(), V_old[2].view()}};
 }
 
-std::vector<double> RigidBodies::exact_change_sums(const ModeTerms& t, bool weighted) const {
+template <class T, class Item>
+std::vector<double> RigidBodies::exact_sums(const ItemList<Item>& list, const T& t,
+                                            const Buffer<double>& terms) const {
   const int count = static_cast<int>(bodies_.size());
   Buffer<double> bound;  // not bounds(): the corrections' scales stay as they are
   upload(ex_, bound,
-         over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{},
-                       ChangeBound{t, at_.data(), weighted}));
-  const ChangeSums sum{t, at_.data(), ChangeQuanta{bound.data(), box_cells_.data(), true},
-                       weighted};
+         over_ranks<1>(ex_, dec_->comm(), list, count, MaxOp{}, TermBound<T>{t, at_.data()}));
+  const TermSums<T> sum{t, at_.data(), ChangeQuanta{bound.data(), terms.data(), true}};
   const std::vector<double> acc =
-      over_ranks<kChangeTerms>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
+      over_ranks<kChangeTerms>(ex_, dec_->comm(), list, count, SumOp{}, sum);
   std::vector<double> s(6 * bodies_.size());
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     for (int k = 0; k < 6; ++k) s[6 * b + k] = acc[kChangeTerms * b + k];
   return s;
 }
 
-void RigidBodies::correction_motions(const ModeTerms& t) const {
+template <class T, class Item>
+void RigidBodies::correction_motions(const ItemList<Item>& list, const T& t,
+                                     const std::vector<double>& terms,
+                                     const Buffer<double>& terms_on_backend, bool surface,
+                                     real vdt) const {
   const int count = static_cast<int>(bodies_.size());
   // The first correction takes its quanta from a pass of the bounds; every later one from the
   // scales that the one before it left (settle()).
   const bool from_max = !primed_;
   primed_ = true;
-  const ChangeBound bound{t, at_.data(), true};
-  const ChangeSums sum{t, at_.data(), ChangeQuanta{bounds(), box_cells_.data(), from_max}, true};
+  const TermBound<T> bound{t, at_.data()};
+  const TermSums<T> sum{t, at_.data(), ChangeQuanta{bounds(), terms_on_backend.data(), from_max}};
   if (resident_) {
     if (from_max) {  // zero: the identity of the maximum of magnitudes
       zero_bytes_async(change_.space(), bounds(), count * sizeof(double), ex_.stream(Lane::inner));
-      reduce_segments_into<1>(ex_, records_, count, MaxOp{}, bound, bounds());
+      reduce_segments_into<1>(ex_, list, count, MaxOp{}, bound, bounds());
     }
     reduce_segments_into<kChangeTerms>(
-        ex_, records_, count, SumOp{}, sum, sums(),
-        ThenOnce<SettleBodies>{{correction_fits_.data(), box_cells_.data(), bounds(), sums(),
-                                motions(), from_max, count},
-                               passes_done_.data()});
+        ex_, list, count, SumOp{}, sum, sums(),
+        ThenOnce<SettleBodies>{
+            {correction_fits_.data(), terms_on_backend.data(), surface ? gravity_.data() : nullptr,
+             vdt, bounds(), sums(), motions(), from_max, count},
+            passes_done_.data()});
     return;
   }
   if (from_max) {
-    scales_ = over_ranks<1>(ex_, dec_->comm(), records_, count, MaxOp{}, bound);
+    scales_ = over_ranks<1>(ex_, dec_->comm(), list, count, MaxOp{}, bound);
     to_backend(ex_, bounds(), scales_);
   }
   const std::vector<double> acc =
-      over_ranks<kChangeTerms>(ex_, dec_->comm(), records_, count, SumOp{}, sum);
+      over_ranks<kChangeTerms>(ex_, dec_->comm(), list, count, SumOp{}, sum);
   // The backend's settling, on the host, of all ranks' sums: the same bits.
-  const ChangeQuanta quanta{scales_.data(), box_cells_host_.data(), from_max};
+  const ChangeQuanta quanta{scales_.data(), terms.data(), from_max};
   std::vector<double> m(6 * bodies_.size());
   for (int b = 0; b < count; ++b) {
     const real q = quanta(b);
-    settle(bodies_[b].correction_fit, &acc[kChangeTerms * b], q, box_cells_host_[b], &scales_[b],
-           &m[6 * b]);
+    settle(bodies_[b].correction_fit, &acc[kChangeTerms * b], q, terms[b],
+           surface ? &gravity_host_[6 * b] : nullptr, vdt, &scales_[b], &m[6 * b]);
   }
   to_backend(ex_, motions(), m);
   to_backend(ex_, bounds(), scales_);
@@ -616,10 +699,21 @@ void RigidBodies::correction_motions(const ModeTerms& t) const {
 std::vector<std::array<double, 6>> RigidBodies::mode_sums(const std::array<Field, 3>& V,
                                                           const std::array<Field, 3>& V_old,
                                                           bool weighted) const {
-  const std::vector<double> sums = exact_change_sums(change_terms(V, V_old), weighted);
+  const std::vector<double> sums =
+      exact_sums(records_, WeightedChange{change_terms(V, V_old), weighted}, box_cells_);
   std::vector<std::array<double, 6>> out(bodies_.size());
   for (std::size_t b = 0; b < out.size(); ++b)
     for (int k = 0; k < 6; ++k) out[b][k] = sums[6 * b + k];
+  return out;
+}
+
+std::vector<std::array<double, 6>> RigidBodies::force_sums(const BodyStresses& stresses) const {
+  const std::vector<double> sums =
+      exact_sums(shells_, SurfaceForce{{faces_, stresses}}, shell_cells_);
+  std::vector<std::array<double, 6>> out(bodies_.size());
+  for (std::size_t b = 0; b < out.size(); ++b)
+    for (int k = 0; k < 6; ++k)
+      out[b][k] = (sums[6 * b + k] + gravity_host_[6 * b + k]) * stresses.vdt;
   return out;
 }
 
@@ -646,7 +740,19 @@ std::vector<RigidMotion> RigidBodies::correction(const std::array<Field, 3>& V,
 
 void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const {
   if (empty()) return;
-  correction_motions(change_terms(V, V_old));
+  correction_motions(records_, WeightedChange{change_terms(V, V_old), true}, box_cells_host_,
+                     box_cells_, false, 1);
+  shift(V);
+}
+
+void RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses) const {
+  if (empty()) return;
+  correction_motions(shells_, SurfaceForce{{faces_, stresses}}, shell_cells_host_, shell_cells_,
+                     true, stresses.vdt);
+  shift(V);
+}
+
+void RigidBodies::shift(std::array<Field, 3>& V) const {
   for_each_item(ex_, shift_records_,
                 Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions()});
 }

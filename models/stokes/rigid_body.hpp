@@ -62,6 +62,12 @@ struct ModeFit {
   double m[6][6] = {};
 };
 
+// The buoyancy on the bodies' faces: the density per cell and gravity (none without rho).
+struct Buoyancy {
+  const Field* rho = nullptr;
+  std::array<real, 3> g{0, 0, 0};
+};
+
 class RigidBodies {
  public:
   // Where correct() combines its sums: automatic, on the backend if the run has one rank, else
@@ -73,7 +79,7 @@ class RigidBodies {
   // `mobility` times the pseudo-step of its rim.
   RigidBodies(const Decomposition& dec, Exec ex, const Field& label,
               const std::vector<CorrectedBody>& bodies, const Field& mu_max, real mobility,
-              Path path = Path::automatic);
+              Buoyancy buoyancy = {}, Path path = Path::automatic);
 
   std::size_t size() const { return bodies_.size(); }
   bool empty() const { return bodies_.empty(); }
@@ -95,6 +101,9 @@ class RigidBodies {
   // The bodies as given to the constructor, and their mobility.
   std::vector<CorrectedBody> corrected() const;
   real mobility() const { return mobility_; }
+  const Buoyancy& buoyancy() const { return buoyancy_; }
+  // The records of the surface form: a body's surface among a cell's stresses.
+  long long surface_records() const { return shells_.size(); }
   // Whether correct() keeps its sums on the backend (no copy, no wait), or takes them through the
   // host.
   bool resident() const { return resident_; }
@@ -110,6 +119,11 @@ class RigidBodies {
   // layer could not tell whether the cell behind it is in the body). Every correction from the
   // same change first, then all added.
   void correct(std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
+  // The same correction from the stresses of the iteration that made the change (its new P and
+  // tau): the net force and torque from the body's surface (rigid_terms.hpp, ForceTerms) and its
+  // buoyancy, which the change's sums equal up to rounding. What the model runs: its pass visits
+  // the cells at the bodies' surfaces, not every face of theirs.
+  void correct(std::array<Field, 3>& V, const BodyStresses& stresses) const;
 
   // Per body, on the host (for tests): the least-squares rigid motion of V - V_old on its faces
   // (unweighted), and that of the weighted change (the correction correct() adds).
@@ -122,6 +136,9 @@ class RigidBodies {
   std::vector<std::array<double, 6>> mode_sums(const std::array<Field, 3>& V,
                                                const std::array<Field, 3>& V_old,
                                                bool weighted) const;
+  // Per body, vdt (the exact sums of the stresses' surface terms + the buoyancy's): what
+  // mode_sums(V, V_old, true) gives for the change those stresses made, up to rounding.
+  std::vector<std::array<double, 6>> force_sums(const BodyStresses& stresses) const;
 
  private:
   struct Body {
@@ -137,17 +154,27 @@ class RigidBodies {
   void label_segments(const Field& label);
   // The cells in or beside a body (for the matrices), and the records of their faces (records_).
   CellList list_cells(const Region& boxes);
+  // The cells at each body's surface (shells_), from the labels on the host.
+  void list_surfaces(const BodyFaces& host, const Region& boxes);
   void set_matrices(const CellList& cells);
   void set_fits();
   ModeTerms change_terms(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old) const;
-  // The change's six sums per body, exact, with quanta from a pass of their bounds; all ranks',
-  // through the host (waits). For the fits of the tests; the corrections' scales stay as they are.
-  std::vector<double> exact_change_sums(const ModeTerms& t, bool weighted) const;
-  // The correction's motion of every body, into motions() on the backend, from one pass of the
-  // weighted change's sums whose quanta come from the scales the correction before left (the first
-  // from a pass of their bounds). Resident (one rank: its sums are all ranks'): on the backend
-  // alone, queued, the motions settled there; else through the host (waits).
-  void correction_motions(const ModeTerms& t) const;
+  // The six sums per body of t's terms over `list`, exact, with quanta from a pass of their
+  // bounds; all ranks', through the host (waits). For the tests; the corrections' scales stay as
+  // they are.
+  template <class T, class Item>
+  std::vector<double> exact_sums(const ItemList<Item>& list, const T& t,
+                                 const Buffer<double>& terms) const;
+  // The correction's motion of every body, into motions() on the backend, from one pass of t's
+  // sums over `list` (terms: per body, the pass's terms per sum, on the host and the backend)
+  // whose quanta come from the scales the correction before left (the first from a pass of their
+  // bounds); with `gravity` the surface form (settle()). Resident (one rank: its sums are all
+  // ranks'): on the backend alone, queued, the motions settled there; else through the host
+  // (waits).
+  template <class T, class Item>
+  void correction_motions(const ItemList<Item>& list, const T& t, const std::vector<double>& terms,
+                          const Buffer<double>& terms_on_backend, bool surface, real vdt) const;
+  void shift(std::array<Field, 3>& V) const;
   std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
                                 bool weighted) const;
   double* bounds() const { return change_.data(); }
@@ -163,14 +190,22 @@ class RigidBodies {
   BodyFaces faces_{};                 // over segment_
   ItemList<BodyCellFaces> records_;   // each body's faces among the low faces of this block's cells
   ItemList<BodyCell> shift_records_;  // the same without their viscosity, for the shift
-  unsigned edge_sides_ = 0;           // the sides of this block within a record's reach
-  std::array<Region, 6> reach_{};     // per side: its records' cells and h + 1 points around
-  bool near_edge_ = false;            // edge_sides_ of some rank's block not empty
+  ItemList<ShellCell> shells_;        // the cells at each body's surface, for the surface form
+  Buoyancy buoyancy_;
+  unsigned edge_sides_ = 0;        // the sides of this block within a record's reach
+  std::array<Region, 6> reach_{};  // per side: its records' cells and h + 1 points around
+  bool near_edge_ = false;         // edge_sides_ of some rank's block not empty
   // On the backend: each body's BodyAt, the cells of its box (global: terms per sum, which set
   // the quanta) and its correction's fit.
   Buffer<BodyAt> at_;
   Buffer<double> box_cells_;
   std::vector<double> box_cells_host_;
+  // Per body, the surface records over all ranks (the terms per sum of the surface form), and
+  // its buoyancy's six sums (exact; on the host and the backend).
+  Buffer<double> shell_cells_;
+  std::vector<double> shell_cells_host_;
+  Buffer<double> gravity_;
+  std::vector<double> gravity_host_;
   Buffer<ModeFit> correction_fits_;
   // On the backend, rewritten by every correction: each body's bound of its quanta (the largest
   // |term| of the change on a first correction, afterwards the scale the one before it left), then

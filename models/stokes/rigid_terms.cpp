@@ -4,15 +4,20 @@
 
 namespace staghorn::stokes {
 
-BodyFaces body_faces(const Decomposition& dec, const Field& label, const Field& mu_max) {
-  const Grid& g = dec.grid();
+BodyFaces body_faces(const Decomposition& dec, const Field& label, const Field& mu_max,
+                     const Field* rho, const std::array<real, 3>& g) {
+  const Grid& grid = dec.grid();
   BodyFaces f{};
   f.label = label.view();
   f.mu_max = mu_max.view();
   f.offset = dec.offset();
-  f.dims = g.dims();
+  f.dims = grid.dims();
+  if (rho != nullptr) f.rho = rho->view();
   for (int a = 0; a < 3; ++a) {
-    f.dx[a] = a < g.dims() ? static_cast<real>(g.spacing(a)) : 0;
+    f.dx[a] = a < grid.dims() ? static_cast<real>(grid.spacing(a)) : 0;
+    f.cells[a] = grid.n[a];
+    f.periodic[a] = grid.periodic[a] ? 1 : 0;
+    f.g[a] = rho != nullptr ? g[a] : 0;
   }
   return f;
 }

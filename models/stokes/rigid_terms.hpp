@@ -41,6 +41,21 @@ struct BodyFaces {
   Int3 offset;  // global index of local cell (0, 0, 0)
   real dx[3];   // spacing (0 on inactive axes)
   int dims;
+  Int3 cells;       // the global grid's cells per axis
+  int periodic[3];  // per axis
+  View rho;         // the buoyancy's density per cell
+  real g[3];        // gravity
+
+  // The low `axis` face of local cell idx is an unknown of the iterations: inside the global grid
+  // along every axis, and not on a wall (faces 0 and n of a bounded axis keep their values).
+  SH_HD bool updated(int axis, const int idx[3]) const {
+    for (int a = 0; a < dims; ++a) {
+      if (periodic[a]) continue;
+      const int n = offset[a] + idx[a];
+      if (a == axis ? (n < 1 || n > cells[a] - 1) : (n < 0 || n > cells[a] - 1)) return false;
+    }
+    return true;
+  }
 
   SH_HD Off stride(int axis) const { return axis == 0 ? 1 : (axis == 1 ? label.sy : label.sz); }
   // The low `axis` face of the cell at offset o lies on body `id`: a body cell beside it, and the
@@ -64,10 +79,18 @@ struct BodyFaces {
     const real half = a == face_axis ? 0 : real(0.5);
     return b.base[a] + (offset[a] + idx[a] + half) * dx[a];
   }
+  // Component q of mode k on the low q face of local cell idx.
+  SH_HD real mode_on(const BodyAt& b, int k, int q, const int idx[3]) const {
+    real r[3];
+    for (int a = 0; a < 3; ++a) r[a] = coordinate(b, a, q, idx);
+    return mode(k, q, r);
+  }
 };
 
-// The faces of `label`'s bodies on this block of `dec`, their pseudo-step viscosity from mu_max.
-BodyFaces body_faces(const Decomposition& dec, const Field& label, const Field& mu_max);
+// The faces of `label`'s bodies on this block of `dec`, their pseudo-step viscosity from mu_max,
+// the buoyancy from rho and g (none without rho).
+BodyFaces body_faces(const Decomposition& dec, const Field& label, const Field& mu_max,
+                     const Field* rho = nullptr, const std::array<real, 3>& g = {0, 0, 0});
 // The centre of the body's box (0 on inactive axes): the point its rotations turn about.
 std::array<real, 3> box_centre(const Grid& g, const StiffBody& body);
 // The body `body` labelled `id` (its own id, or another label for the same cells).
@@ -118,6 +141,20 @@ struct ModeTerms {
     }
     return t;
   }
+  // The buoyancy's term along mode kk: phi_kk . rho g over the cell's low faces on the body that
+  // the iterations update (the residual's rho g, momentum_x_of ...: its density averaged from
+  // the cells below and above).
+  SH_HD real gravity_term(const BodyAt& b, int kk, int i, int j, int kz) const {
+    const int idx[3] = {i, j, kz};
+    const Off o = f.label.offset(i, j, kz);
+    real t = 0;
+    for (int q = 0; q < f.dims; ++q) {
+      if (!f.updated(q, idx) || !f.on_face(q, o, b.id)) continue;
+      const real rho = real(0.5) * (f.rho.p[o - f.stride(q)] + f.rho.p[o]);
+      t += f.mode_on(b, kk, q, idx) * (f.g[q] * rho);
+    }
+    return t;
+  }
   // The largest |term| over every mode kk, and over every ll of the matrix (or the change): the
   // bound that sets the sums' quantum.
   SH_HD real bound(const BodyAt& b, bool matrix, bool weighted, int i, int j, int kz) const {
@@ -149,6 +186,166 @@ struct ModeTerms {
   SH_HD real rounded(const BodyAt& b, int kk, int ll, bool weighted, real quantum, int i, int j,
                      int kz) const {
     return rint(term(b, kk, ll, weighted, i, j, kz) / quantum) * quantum;
+  }
+};
+
+// The net force on a body from the stresses at its surface (docs/models/stokes.md, "The force
+// from the surface"). Summed over a body's faces B, the momentum residual's stress differences
+// cancel in pairs wherever both faces that hold a stress are in B (for the rotations too: the
+// shear stress is one value per edge in both of its equations), so
+//   sum over B of phi_k . R = sum over the stresses s beside B's edge of C_sk sigma_s + G_k,
+// C_sk = sum over the faces f of B whose residual holds s of (+-1 / spacing) phi_k(f), and G_k the
+// buoyancy's sum over B (constant). A pass over the cells at the surface (one record per cell and
+// body, ShellCell) then gives what a pass over every face of the body gives (R times vdt is the
+// face's velocity change times its pseudo-viscosity: the correction's sums).
+//
+// The faces around a cell whose residuals hold its stresses (its normal stresses and the shear
+// stresses of its low edges), as bits of ShellCell::packed: its low faces (0-2) and high faces
+// (3-5); beside the xy edge, the x face of the cell below along y (6) and the y face of the cell
+// below along x (7); beside the xz edge 8 (x face, z below) and 9 (z face, x below); beside the yz
+// edge 10 (y face, z below) and 11 (z face, y below).
+struct ShellFace {
+  int axis, di, dj, dk;  // the face's axis, its cell's offset from the record's cell
+};
+SH_HD constexpr ShellFace shell_face(int f) {
+  switch (f) {
+    case 0:
+      return {0, 0, 0, 0};
+    case 1:
+      return {1, 0, 0, 0};
+    case 2:
+      return {2, 0, 0, 0};
+    case 3:
+      return {0, 1, 0, 0};
+    case 4:
+      return {1, 0, 1, 0};
+    case 5:
+      return {2, 0, 0, 1};
+    case 6:
+      return {0, 0, -1, 0};
+    case 7:
+      return {1, -1, 0, 0};
+    case 8:
+      return {0, 0, 0, -1};
+    case 9:
+      return {2, -1, 0, 0};
+    case 10:
+      return {1, 0, 0, -1};
+    default:
+      return {2, 0, -1, 0};
+  }
+}
+constexpr int kShellFaces = 12;
+
+// Per stress of a cell (0-2: the normal stresses along x, y, z; 3-5: tau_xy, tau_xz, tau_yz of its
+// low edges), the faces whose residuals hold it: the n-th face, the sign of its coefficient and
+// the axis whose spacing divides it (momentum_x_of ...: a stress above the face enters with +,
+// below with -). Normal stresses have two faces, shear stresses four.
+struct ShellTerm {
+  int face, sign, along;
+};
+SH_HD constexpr int shell_term_count(int s) { return s < 3 ? 2 : 4; }
+SH_HD constexpr ShellTerm shell_term(int s, int n) {
+  switch (s) {
+    case 0:
+      return n == 0 ? ShellTerm{0, 1, 0} : ShellTerm{3, -1, 0};
+    case 1:
+      return n == 0 ? ShellTerm{1, 1, 1} : ShellTerm{4, -1, 1};
+    case 2:
+      return n == 0 ? ShellTerm{2, 1, 2} : ShellTerm{5, -1, 2};
+    case 3:  // x faces: d(tau_xy)/dy; y faces: d(tau_xy)/dx
+      return n == 0   ? ShellTerm{0, -1, 1}
+             : n == 1 ? ShellTerm{6, 1, 1}
+             : n == 2 ? ShellTerm{1, -1, 0}
+                      : ShellTerm{7, 1, 0};
+    case 4:
+      return n == 0   ? ShellTerm{0, -1, 2}
+             : n == 1 ? ShellTerm{8, 1, 2}
+             : n == 2 ? ShellTerm{2, -1, 0}
+                      : ShellTerm{9, 1, 0};
+    default:
+      return n == 0   ? ShellTerm{1, -1, 2}
+             : n == 1 ? ShellTerm{10, 1, 2}
+             : n == 2 ? ShellTerm{2, -1, 1}
+                      : ShellTerm{11, 1, 1};
+  }
+}
+// Stress s exists on a grid of `dims` axes.
+SH_HD constexpr bool shell_stress_exists(int s, int dims) {
+  return s < 3 ? s < dims : (dims == 3 || s == 3);
+}
+
+// Which of the faces around local cell (i, j, k) (bits as above) are faces of body `id` that the
+// iterations update.
+SH_HD inline int shell_faces(const BodyFaces& f, int i, int j, int k, real id) {
+  int bits = 0;
+  for (int n = 0; n < kShellFaces; ++n) {
+    const ShellFace sf = shell_face(n);
+    if (sf.axis >= f.dims) continue;
+    const int idx[3] = {i + sf.di, j + sf.dj, k + sf.dk};
+    if (f.updated(sf.axis, idx) && f.on_face(sf.axis, f.label.offset(idx[0], idx[1], idx[2]), id))
+      bits |= 1 << n;
+  }
+  return bits;
+}
+// Some stress of the cell is held by some of its faces in the body and not by all: its coefficient
+// is not zero (where all or none are, the stress cancels or is absent).
+SH_HD inline bool at_surface(int bits, int dims) {
+  for (int s = 0; s < 6; ++s) {
+    if (!shell_stress_exists(s, dims)) continue;
+    int in = 0;
+    for (int n = 0; n < shell_term_count(s); ++n) in += bits >> shell_term(s, n).face & 1;
+    if (in != 0 && in != shell_term_count(s)) return true;
+  }
+  return false;
+}
+
+// A cell at a body's surface: its cell, 4096 x the body's index plus its shell_faces().
+struct ShellCell {
+  Int3 cell;
+  int packed = 0;
+  SH_HD int body() const { return packed >> 12; }
+  SH_HD bool in(int face) const { return packed >> face & 1; }
+};
+
+// The stresses whose residual moves the bodies (an iteration's new P and tau: xx, yy, zz, xy, xz,
+// yz) and the velocities' pseudo-step scale vdt (a face's change is vdt / its pseudo-viscosity
+// times its residual).
+struct BodyStresses {
+  View P, T[6];
+  real vdt = 0;
+  real rd[3] = {1, 1, 1};  // 1 / spacing, as the iterations take it (Params)
+};
+
+// A surface cell's terms of the six mode sums of its body's stresses, sum over its stresses of
+// C_sk sigma_s (before vdt), each stress's faces in the order of shell_term(), the stresses in
+// order. Unrolled: every index known when compiled.
+struct ForceTerms {
+  BodyFaces f;
+  BodyStresses st;
+  SH_HD real stress(int s, Off o) const { return s < 3 ? st.T[s].p[o] - st.P.p[o] : st.T[s].p[o]; }
+  SH_HD Terms<6> terms(const ShellCell& c, const BodyAt& b) const {
+    const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
+    const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
+    Terms<6> t;
+    unroll<0, 6>([&](auto k) { t.v[k] = 0; });
+    unroll<0, 6>([&](auto s_) {
+      constexpr int s = decltype(s_)::value, count = shell_term_count(s);
+      if (!shell_stress_exists(s, f.dims)) return;
+      int in = 0;
+      unroll<0, count>([&](auto n) { in += c.in(shell_term(s, decltype(n)::value).face); });
+      if (in == 0 || in == count) return;
+      const real sigma = stress(s, o);
+      unroll<0, count>([&](auto n) {
+        constexpr ShellTerm term = shell_term(s, decltype(n)::value);
+        if (!c.in(term.face)) return;
+        constexpr ShellFace sf = shell_face(term.face);
+        const int at[3] = {idx[0] + sf.di, idx[1] + sf.dj, idx[2] + sf.dk};
+        const real held = term.sign * (sigma * st.rd[term.along]);
+        unroll<0, 6>([&](auto k) { t.v[k] += f.mode_on(b, k, sf.axis, at) * held; });
+      });
+    });
+    return t;
   }
 };
 

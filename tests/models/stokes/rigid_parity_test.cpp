@@ -14,6 +14,7 @@
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
+#include "models/staggered_stokes/fields.hpp"
 #include "models/stokes/rigid_terms.hpp"
 #include "stokes_fixture.hpp"
 
@@ -131,12 +132,39 @@ void expect_former_sums(StokesRun& r) {
   }
 }
 
-// The model's bodies again, their sums always taken through the host.
-stokes::RigidBodies through_host(StokesRun& r) {
+// The model's bodies again, their sums taken as `path` says (host: always through the host).
+stokes::RigidBodies bodies_again(StokesRun& r, stokes::RigidBodies::Path path) {
   const stokes::RigidBodies& model = r.model->rigid_bodies();
   return stokes::RigidBodies(*r.dec, r.exec, *r.model->body_labels(), model.corrected(),
-                             r.model->mu_max(), model.mobility(), stokes::RigidBodies::Path::host);
+                             r.model->mu_max(), model.mobility(), model.buoyancy(), path);
 }
+stokes::RigidBodies through_host(StokesRun& r) {
+  return bodies_again(r, stokes::RigidBodies::Path::host);
+}
+
+// Random stresses (P, then tau_xx .. tau_yz) of the given amplitude, as a correction's input.
+struct RandomStresses {
+  std::vector<Field> fields;
+  stokes::BodyStresses st;
+  RandomStresses(StokesRun& r, unsigned seed, double amplitude) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u(-amplitude, amplitude);
+    const std::vector<int> components = stokes::stress_components(r.dec->grid().dims());
+    fields.reserve(1 + components.size());
+    // P, then each component of the run, laid out as the model's.
+    auto add = [&](const Field& like) {
+      fields.emplace_back("s" + std::to_string(fields.size()), like.location(), like.layout(),
+                          like.backend());
+      r.set(fields.back(), [&](double, double, double) { return u(gen); });
+      return fields.back().view();
+    };
+    st.P = add(r.model->P());
+    for (int n : components) st.T[n] = add(r.model->tau(n));
+    const stokes::Params c = r.model->params();
+    st.vdt = c.vdt;
+    st.rd[0] = c.rdx, st.rd[1] = c.rdy, st.rd[2] = c.rdz;
+  }
+};
 
 // correct() on the model's bodies (on one rank: on the backend alone) and on the same bodies
 // through the host, four times over, each from the same velocities: the first correction (its
@@ -163,6 +191,27 @@ void expect_resident_as_through_host(StokesRun& r) {
       SCOPED_TRACE("axis " + std::to_string(a));
       const std::vector<real> got = resident[a].to_host(), want = hosted[a].to_host();
       ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(real)), 0);
+      moved = moved || got != V[a].to_host();
+    }
+    EXPECT_EQ(moved, moves[c]);
+  }
+  // The surface form (the model's correction), fresh bodies on both paths: random stresses, the
+  // same four corrections.
+  const stokes::RigidBodies on_backend = bodies_again(r, stokes::RigidBodies::Path::automatic),
+                            on_host = through_host(r);
+  const RandomStresses close(r, 13, 1), large(r, 17, 1000);
+  const RandomStresses* stresses[] = {&close, &close, &large, &large};
+  for (int c = 0; c < 4; ++c) {
+    SCOPED_TRACE("surface correction " + std::to_string(c));
+    std::array<Field, 3> resident = random_velocities(r, "R", 5),
+                         hosted = random_velocities(r, "H", 5);
+    on_backend.correct(resident, stresses[c]->st);
+    on_host.correct(hosted, stresses[c]->st);
+    bool moved = false;
+    for (int a = 0; a < 3; ++a) {
+      SCOPED_TRACE("axis " + std::to_string(a));
+      const std::vector<real> got = resident[a].to_host(), want = hosted[a].to_host();
       EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(real)), 0);
       moved = moved || got != V[a].to_host();
     }
@@ -201,6 +250,62 @@ io::json several_bodies_3d() {
   c["stokes"] = {{"pure_shear", 1.0}, {"smoothing", 1}};
   c["stokes"]["materials"]["phases"] = io::json::array({phase});
   return c;
+}
+
+// The surface form of the correction's sums (the model's) against the volume form (the
+// definition): after an iteration without corrections, each body's velocity change times its
+// faces' pseudo-viscosity, summed along each mode over its faces, equals vdt times the net force
+// and torque of the iteration's stresses at its surface plus its buoyancy, up to the rounding of
+// the change (V_new - V_old loses the bits of V below the change's).
+void expect_surface_sums_as_volume(io::json config, int iterations, double tolerance) {
+  StokesRun with_bodies(config);
+  config["stokes"]["rigid_bodies"]["mode"] = "off";
+  StokesRun r(config);
+  r.model->begin_solve(1);
+  r.model->iterate(iterations);
+  auto copy_of = [](const Field& f) {
+    Field c(f.name() + "_copy", f.location(), f.layout(), f.backend());
+    c.copy_from(f);
+    return c;
+  };
+  const std::array<Field, 3> before = {copy_of(r.model->V(0)), copy_of(r.model->V(1)),
+                                       copy_of(r.model->V(2))};
+  r.model->iterate(1);
+  const std::array<Field, 3> after = {copy_of(r.model->V(0)), copy_of(r.model->V(1)),
+                                      copy_of(r.model->V(2))};
+  const stokes::Params c = r.model->params();
+  const stokes::RigidBodies bodies(*r.dec, r.exec, *with_bodies.model->body_labels(),
+                                   with_bodies.model->rigid_bodies().corrected(), r.model->mu_max(),
+                                   1, stokes::Buoyancy{&r.model->rho(), {c.g[0], c.g[1], c.g[2]}});
+  ASSERT_GT(bodies.size(), 2u);
+  stokes::BodyStresses st;
+  st.P = r.model->P().view();
+  for (int n : stokes::stress_components(r.dec->grid().dims())) st.T[n] = r.model->tau(n).view();
+  st.vdt = c.vdt;
+  st.rd[0] = c.rdx, st.rd[1] = c.rdy, st.rd[2] = c.rdz;
+  const std::vector<std::array<double, 6>> volume = bodies.mode_sums(after, before, true),
+                                           surface = bodies.force_sums(st);
+  EXPECT_LT(bodies.surface_records(), bodies.face_records());
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    double largest = 0;
+    for (double v : volume[b]) largest = std::max(largest, std::fabs(v));
+    ASSERT_GT(largest, 0) << "body " << b;
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_NEAR(surface[b][k], volume[b][k], tolerance * largest)
+          << "body " << b << " mode " << k;
+    }
+  }
+}
+
+TEST(RigidParity, SurfaceSumsAreTheChangesIn2D) {
+  expect_surface_sums_as_volume(many_bodies_2d(256), 40, 1e-9);
+}
+
+TEST(RigidParity, SurfaceSumsAreTheChangesIn3DWithBuoyancy) {
+  io::json c = several_bodies_3d();
+  c["stokes"]["gravity"] = {0.0, 0.0, -1.0};
+  c["stokes"]["materials"]["phases"][0]["density"] = 2.0;
+  expect_surface_sums_as_volume(c, 40, 1e-9);
 }
 
 // At 256^2 (4 ranks split it evenly): more than ten bodies (those beside walls or sharing a seed
