@@ -71,9 +71,9 @@ void Stokes::accelerate_rigid_bodies(int dims) {
   const Params c = params();
   BodyStresses st{P_.view(), {}, c.vdt, {c.rdx, c.rdy, c.rdz}};
   for (int n : stress_components(dims)) st.T[n] = T_[n].view();
-  rigid_.correct(V_, st);
-  // Faces that moved away from the block's edges leave its halos and walls as they were.
-  if (!rigid_.near_block_edge()) return;
+  // Faces that moved away from the block's edges leave its halos and walls as they were; on one
+  // rank the shift sets the walls' ghosts of the faces it moves itself.
+  if (rigid_.correct(V_, st, wall_ghosts(walls_, dec_, layout_))) return;
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);

@@ -261,12 +261,16 @@ struct SettleBodies {
   }
 };
 
-// v += U + w x r on each body's faces, the body's motion U, w from `motions` (six per body).
+// v += U + w x r on each body's faces that the iterations update (those on a wall stay held), the
+// body's motion U, w from `motions` (six per body); with `ghosts`, the walls' ghosts that mirror
+// each moved face too.
 struct Shift {
   BodyFaces f;
   View v[3];
   const BodyAt* at;
   const double* motions;
+  WallGhosts walls;
+  bool ghosts;
   SH_HD void operator()(const BodyCell& c) const {
     const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
@@ -277,12 +281,14 @@ struct Shift {
       m.U[a] = static_cast<real>(mo[a]), m.w[a] = static_cast<real>(mo[3 + a]);
     // Unrolled (core/unroll.hpp): every index known when compiled, nothing in local memory.
     unroll<0, 3>([&](auto q) {
-      if (q >= f.dims || !c.on(q)) return;
+      if (q >= f.dims || !c.on(q) || !f.updated(q, idx)) return;
       real r[3];
       unroll<0, 3>([&](auto a) { r[a] = f.coordinate(at[n], a, q, idx); });
       real dv = m.U[q];
       unroll<0, 3>([&](auto a) { dv += m.w[a] * mode(3 + a, q, r); });
-      v[q].p[o] += dv;
+      const real moved = v[q].p[o] + dv;
+      v[q].p[o] = moved;
+      if (ghosts) walls.store(v[q], q, idx, moved);
     });
   }
 };
@@ -742,19 +748,31 @@ void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V
   if (empty()) return;
   correction_motions(records_, WeightedChange{change_terms(V, V_old), true}, box_cells_host_,
                      box_cells_, false, 1);
-  shift(V);
+  shift(V, nullptr);
 }
 
-void RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses) const {
-  if (empty()) return;
+bool RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses,
+                          const WallGhosts& walls) const {
+  if (empty()) return true;
   correction_motions(shells_, SurfaceForce{{faces_, stresses}}, shell_cells_host_, shell_cells_,
                      true, stresses.vdt);
-  shift(V);
+  // On one rank whose every side within the shift's reach is a wall, the shift sets the ghosts it
+  // changes (no halo to exchange, no fill after it).
+  bool ghosts = dec_->comm().size() == 1;
+  for (int side = 0; side < 6; ++side)
+    if (edge_sides_ >> side & 1u) ghosts = ghosts && walls.on[side];
+  shift(V, ghosts ? &walls : nullptr);
+  return ghosts || !near_edge_;
 }
 
-void RigidBodies::shift(std::array<Field, 3>& V) const {
+void RigidBodies::shift(std::array<Field, 3>& V, const WallGhosts* walls) const {
   for_each_item(ex_, shift_records_,
-                Shift{faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions()});
+                Shift{faces_,
+                      {V[0].view(), V[1].view(), V[2].view()},
+                      at_.data(),
+                      motions(),
+                      walls != nullptr ? *walls : WallGhosts{},
+                      walls != nullptr});
 }
 
 }  // namespace staghorn::stokes

@@ -35,6 +35,7 @@
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 #include "core/memory.hpp"
+#include "models/staggered_stokes/walls.hpp"
 #include "models/stokes/body_labels.hpp"
 #include "models/stokes/rigid_terms.hpp"
 
@@ -123,7 +124,12 @@ class RigidBodies {
   // tau): the net force and torque from the body's surface (rigid_terms.hpp, ForceTerms) and its
   // buoyancy, which the change's sums equal up to rounding. What the model runs: its pass visits
   // the cells at the bodies' surfaces, not every face of theirs.
-  void correct(std::array<Field, 3>& V, const BodyStresses& stresses) const;
+  // With the walls of the block: returns whether the ghosts the correction may change are set
+  // (on one rank whose sides within its reach are all walls, the shift stores the walls' ghosts of
+  // the faces it moves; where it returns false the caller exchanges the halos and sets the walls
+  // within reach, as after correct(V, V_old)).
+  bool correct(std::array<Field, 3>& V, const BodyStresses& stresses,
+               const WallGhosts& walls) const;
 
   // Per body, on the host (for tests): the least-squares rigid motion of V - V_old on its faces
   // (unweighted), and that of the weighted change (the correction correct() adds).
@@ -174,7 +180,8 @@ class RigidBodies {
   template <class T, class Item>
   void correction_motions(const ItemList<Item>& list, const T& t, const std::vector<double>& terms,
                           const Buffer<double>& terms_on_backend, bool surface, real vdt) const;
-  void shift(std::array<Field, 3>& V) const;
+  // Adds the bodies' motions to their faces (with `walls`, their walls' ghosts too).
+  void shift(std::array<Field, 3>& V, const WallGhosts* walls) const;
   std::vector<RigidMotion> fits(const std::array<Field, 3>& V, const std::array<Field, 3>& V_old,
                                 bool weighted) const;
   double* bounds() const { return change_.data(); }

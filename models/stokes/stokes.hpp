@@ -78,6 +78,7 @@ class Stokes final : public PtModel {
   PowerLawFields* power_law() { return power_ ? &*power_ : nullptr; }
   // The stiff bodies' rigid-mode corrections and their cell labels (none: no body).
   const RigidBodies& rigid_bodies() const { return rigid_; }
+  const Walls& walls() const { return walls_; }
   const Field* body_labels() const { return body_label_ ? &*body_label_ : nullptr; }
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }

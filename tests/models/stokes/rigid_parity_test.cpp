@@ -113,6 +113,15 @@ std::array<Field, 3> random_velocities(StokesRun& r, const char* name, unsigned 
   return V;
 }
 
+// The same with their walls' ghosts set (as the iterations leave them).
+std::array<Field, 3> walled_velocities(StokesRun& r, const char* name, unsigned seed) {
+  std::array<Field, 3> V = random_velocities(r, name, seed);
+  GhostFill fill;
+  r.model->walls().add_velocities(fill, V, r.dec->grid().dims());
+  fill.apply(r.exec, *r.dec);
+  return V;
+}
+
 void expect_former_sums(StokesRun& r) {
   const stokes::RigidBodies& bodies = r.model->rigid_bodies();
   const std::array<Field, 3> V = random_velocities(r, "V", 5), V_old = random_velocities(r, "W", 7);
@@ -201,19 +210,23 @@ void expect_resident_as_through_host(StokesRun& r) {
   const stokes::RigidBodies on_backend = bodies_again(r, stokes::RigidBodies::Path::automatic),
                             on_host = through_host(r);
   const RandomStresses close(r, 13, 1), large(r, 17, 1000);
+  const stokes::WallGhosts walls =
+      stokes::wall_ghosts(r.model->walls(), *r.dec, r.model->V(0).layout());
   const RandomStresses* stresses[] = {&close, &close, &large, &large};
+  const std::array<Field, 3> walled = walled_velocities(r, "V", 5);
   for (int c = 0; c < 4; ++c) {
     SCOPED_TRACE("surface correction " + std::to_string(c));
-    std::array<Field, 3> resident = random_velocities(r, "R", 5),
-                         hosted = random_velocities(r, "H", 5);
-    on_backend.correct(resident, stresses[c]->st);
-    on_host.correct(hosted, stresses[c]->st);
+    // Walls set: the shift stores the ghosts of the faces it may move, moved or not.
+    std::array<Field, 3> resident = walled_velocities(r, "R", 5),
+                         hosted = walled_velocities(r, "H", 5);
+    on_backend.correct(resident, stresses[c]->st, walls);
+    on_host.correct(hosted, stresses[c]->st, walls);
     bool moved = false;
     for (int a = 0; a < 3; ++a) {
       SCOPED_TRACE("axis " + std::to_string(a));
       const std::vector<real> got = resident[a].to_host(), want = hosted[a].to_host();
       EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(real)), 0);
-      moved = moved || got != V[a].to_host();
+      moved = moved || got != walled[a].to_host();
     }
     EXPECT_EQ(moved, moves[c]);
   }
@@ -294,6 +307,42 @@ void expect_surface_sums_as_volume(io::json config, int iterations, double toler
       EXPECT_NEAR(surface[b][k], volume[b][k], tolerance * largest)
           << "body " << b << " mode " << k;
     }
+  }
+}
+
+// On one rank the shift stores the walls' ghosts of the faces it moves: every point of V, ghosts
+// included, is what a fill of all walls after the same correction without them gives.
+void expect_shift_ghosts_as_the_fill(StokesRun& r) {
+  const stokes::RigidBodies stores = bodies_again(r, stokes::RigidBodies::Path::automatic),
+                            leaves = bodies_again(r, stokes::RigidBodies::Path::automatic);
+  ASSERT_NE(stores.edge_sides(), 0u);  // some body reaches a wall
+  const int dims = r.dec->grid().dims();
+  auto fill_walls = [&](std::array<Field, 3>& V) {
+    GhostFill fill;
+    r.model->walls().add_velocities(fill, V, dims);
+    fill.apply(r.exec, *r.dec);
+  };
+  std::array<Field, 3> with = walled_velocities(r, "A", 5), after = walled_velocities(r, "B", 5);
+  const RandomStresses st(r, 13, 1);
+  const stokes::WallGhosts walls =
+      stokes::wall_ghosts(r.model->walls(), *r.dec, r.model->V(0).layout());
+  for (int c = 0; c < 3; ++c) {  // a first correction, then two with the scales it left
+    SCOPED_TRACE("correction " + std::to_string(c));
+    EXPECT_TRUE(stores.correct(with, st.st, walls));
+    EXPECT_FALSE(leaves.correct(after, st.st, stokes::WallGhosts{}));
+    fill_walls(after);
+    for (int a = 0; a < dims; ++a) {
+      const std::vector<real> got = with[a].to_host(), want = after[a].to_host();
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(real)), 0) << a;
+    }
+  }
+}
+
+TEST(RigidParity, ShiftSetsTheWallsGhostsAsTheFill) {
+  if (Comm().size() > 1) GTEST_SKIP() << "the shift sets the walls' ghosts on one rank";
+  for (const io::json& c : {many_bodies_2d(256), several_bodies_3d()}) {
+    StokesRun r(c);
+    expect_shift_ghosts_as_the_fill(r);
   }
 }
 
