@@ -261,16 +261,17 @@ struct SettleBodies {
   }
 };
 
-// v += U + w x r on each body's faces that the iterations update (those on a wall stay held), the
-// body's motion U, w from `motions` (six per body); with `ghosts`, the walls' ghosts that mirror
-// each moved face too.
+// v += U + w x r on each body's faces, the body's motion U, w from `motions` (six per body). With
+// Walled (the records near a wall, on a block that sets its walls' ghosts itself), only on the
+// faces the iterations update (those on a wall stay held), and the walls' ghosts that mirror each
+// moved face too; the records far from every wall take the lean instance.
+template <bool Walled>
 struct Shift {
   BodyFaces f;
   View v[3];
   const BodyAt* at;
   const double* motions;
-  WallGhosts walls;
-  bool ghosts;
+  WallGhosts walls;  // Walled only
   SH_HD void operator()(const BodyCell& c) const {
     const int idx[3] = {c.cell.x, c.cell.y, c.cell.z};
     const Off o = f.label.offset(c.cell.x, c.cell.y, c.cell.z);
@@ -281,14 +282,15 @@ struct Shift {
       m.U[a] = static_cast<real>(mo[a]), m.w[a] = static_cast<real>(mo[3 + a]);
     // Unrolled (core/unroll.hpp): every index known when compiled, nothing in local memory.
     unroll<0, 3>([&](auto q) {
-      if (q >= f.dims || !c.on(q) || !f.updated(q, idx)) return;
+      if (q >= f.dims || !c.on(q)) return;
+      if (Walled && !f.updated(q, idx)) return;
       real r[3];
       unroll<0, 3>([&](auto a) { r[a] = f.coordinate(at[n], a, q, idx); });
       real dv = m.U[q];
       unroll<0, 3>([&](auto a) { dv += m.w[a] * mode(3 + a, q, r); });
       const real moved = v[q].p[o] + dv;
       v[q].p[o] = moved;
-      if (ghosts) walls.store(v[q], q, idx, moved);
+      if (Walled) walls.store(v[q], q, idx, moved);
     });
   }
 };
@@ -546,7 +548,13 @@ CellList RigidBodies::list_cells(const Region& boxes) {
   for (int s = 0; s < 6; ++s)
     if (!reach_[s].empty()) edge_sides_ |= 1u << s;
   records_ = ItemList<BodyCellFaces>(ex_, records);
-  shift_records_ = ItemList<BodyCell>(ex_, std::vector<BodyCell>(records.begin(), records.end()));
+  // The shift's records, those within reach of a side of the block apart (the ones that may move
+  // a wall's faces and ghosts).
+  std::vector<BodyCell> far, near;
+  for (const BodyCellFaces& r : records)
+    (sides_within_reach(l, host.dims, r.cell) != 0 ? near : far).push_back(r);
+  shift_far_ = ItemList<BodyCell>(ex_, far);
+  shift_near_ = ItemList<BodyCell>(ex_, near);
   list_surfaces(host, boxes);
   return CellList(ex_, cells);
 }
@@ -766,13 +774,15 @@ bool RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses,
 }
 
 void RigidBodies::shift(std::array<Field, 3>& V, const WallGhosts* walls) const {
-  for_each_item(ex_, shift_records_,
-                Shift{faces_,
-                      {V[0].view(), V[1].view(), V[2].view()},
-                      at_.data(),
-                      motions(),
-                      walls != nullptr ? *walls : WallGhosts{},
-                      walls != nullptr});
+  const Shift<false> lean{
+      faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions(), {}};
+  for_each_item(ex_, shift_far_, lean);
+  if (walls == nullptr)
+    for_each_item(ex_, shift_near_, lean);
+  else
+    for_each_item(
+        ex_, shift_near_,
+        Shift<true>{lean.f, {lean.v[0], lean.v[1], lean.v[2]}, lean.at, lean.motions, *walls});
 }
 
 }  // namespace staghorn::stokes

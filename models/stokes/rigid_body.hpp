@@ -193,11 +193,13 @@ class RigidBodies {
   std::vector<Body> bodies_;
   real mobility_ = 0;
   bool resident_ = false;
-  std::optional<Field> segment_;      // 1 + body index per cell, -1 in a body not corrected, else 0
-  BodyFaces faces_{};                 // over segment_
-  ItemList<BodyCellFaces> records_;   // each body's faces among the low faces of this block's cells
-  ItemList<BodyCell> shift_records_;  // the same without their viscosity, for the shift
-  ItemList<ShellCell> shells_;        // the cells at each body's surface, for the surface form
+  std::optional<Field> segment_;     // 1 + body index per cell, -1 in a body not corrected, else 0
+  BodyFaces faces_{};                // over segment_
+  ItemList<BodyCellFaces> records_;  // each body's faces among the low faces of this block's cells
+  // The same without their viscosity, for the shift: those far from every side of the block, and
+  // those within reach of one (which may move a wall's faces and ghosts).
+  ItemList<BodyCell> shift_far_, shift_near_;
+  ItemList<ShellCell> shells_;  // the cells at each body's surface, for the surface form
   Buoyancy buoyancy_;
   unsigned edge_sides_ = 0;        // the sides of this block within a record's reach
   std::array<Region, 6> reach_{};  // per side: its records' cells and h + 1 points around
