@@ -208,32 +208,10 @@ struct ShellFace {
   int axis, di, dj, dk;  // the face's axis, its cell's offset from the record's cell
 };
 SH_HD constexpr ShellFace shell_face(int f) {
-  switch (f) {
-    case 0:
-      return {0, 0, 0, 0};
-    case 1:
-      return {1, 0, 0, 0};
-    case 2:
-      return {2, 0, 0, 0};
-    case 3:
-      return {0, 1, 0, 0};
-    case 4:
-      return {1, 0, 1, 0};
-    case 5:
-      return {2, 0, 0, 1};
-    case 6:
-      return {0, 0, -1, 0};
-    case 7:
-      return {1, -1, 0, 0};
-    case 8:
-      return {0, 0, 0, -1};
-    case 9:
-      return {2, -1, 0, 0};
-    case 10:
-      return {1, 0, 0, -1};
-    default:
-      return {2, 0, -1, 0};
-  }
+  const ShellFace faces[12] = {{0, 0, 0, 0},  {1, 0, 0, 0},  {2, 0, 0, 0},  {0, 1, 0, 0},
+                               {1, 0, 1, 0},  {2, 0, 0, 1},  {0, 0, -1, 0}, {1, -1, 0, 0},
+                               {0, 0, 0, -1}, {2, -1, 0, 0}, {1, 0, 0, -1}, {2, 0, -1, 0}};
+  return faces[f];
 }
 constexpr int kShellFaces = 12;
 
@@ -246,29 +224,14 @@ struct ShellTerm {
 };
 SH_HD constexpr int shell_term_count(int s) { return s < 3 ? 2 : 4; }
 SH_HD constexpr ShellTerm shell_term(int s, int n) {
-  switch (s) {
-    case 0:
-      return n == 0 ? ShellTerm{0, 1, 0} : ShellTerm{3, -1, 0};
-    case 1:
-      return n == 0 ? ShellTerm{1, 1, 1} : ShellTerm{4, -1, 1};
-    case 2:
-      return n == 0 ? ShellTerm{2, 1, 2} : ShellTerm{5, -1, 2};
-    case 3:  // x faces: d(tau_xy)/dy; y faces: d(tau_xy)/dx
-      return n == 0   ? ShellTerm{0, -1, 1}
-             : n == 1 ? ShellTerm{6, 1, 1}
-             : n == 2 ? ShellTerm{1, -1, 0}
-                      : ShellTerm{7, 1, 0};
-    case 4:
-      return n == 0   ? ShellTerm{0, -1, 2}
-             : n == 1 ? ShellTerm{8, 1, 2}
-             : n == 2 ? ShellTerm{2, -1, 0}
-                      : ShellTerm{9, 1, 0};
-    default:
-      return n == 0   ? ShellTerm{1, -1, 2}
-             : n == 1 ? ShellTerm{10, 1, 2}
-             : n == 2 ? ShellTerm{2, -1, 1}
-                      : ShellTerm{11, 1, 1};
-  }
+  // tau_xy: the x faces' d/dy, the y faces' d/dx; tau_xz, tau_yz alike
+  const ShellTerm terms[6][4] = {{{0, 1, 0}, {3, -1, 0}, {}, {}},
+                                 {{1, 1, 1}, {4, -1, 1}, {}, {}},
+                                 {{2, 1, 2}, {5, -1, 2}, {}, {}},
+                                 {{0, -1, 1}, {6, 1, 1}, {1, -1, 0}, {7, 1, 0}},
+                                 {{0, -1, 2}, {8, 1, 2}, {2, -1, 0}, {9, 1, 0}},
+                                 {{1, -1, 2}, {10, 1, 2}, {2, -1, 1}, {11, 1, 1}}};
+  return terms[s][n];
 }
 // Stress s exists on a grid of `dims` axes.
 SH_HD constexpr bool shell_stress_exists(int s, int dims) {
