@@ -6,7 +6,8 @@
 #   Here, on the returned tarball, after ctest has run the CPU examples in BUILD:
 #     scripts/gpu-examples.sh compare TARBALL BUILD
 #   which checks 2 GPU ranks against 1 to the bit, and the GPU against the CPU to 1e-11 of each
-#   field's largest magnitude (rounding only: a wrong term or index shows as O(1)).
+#   field's largest magnitude (rounding only: a wrong term or index shows as O(1); 1e-10 for the
+#   stiff disc, whose solution rounding moves further, below).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 compare_all() {
@@ -14,14 +15,17 @@ compare_all() {
   dir=$(mktemp -d)
   tar xzf "$tarball" -C "$dir"
   for one in "$dir"/examples/*_np1; do
-    local name snap
+    local name snap tol=1e-11
     name=$(basename "$one" _np1)
+    # The 10^4 disc's pressure moves by 1.5e-11 of its largest when the disc's viscosity moves by
+    # one ulp (CPU, tol 1e-6): the rounding of its stiff system, which the GPU's differs from.
+    [[ $name == stokes2d_stiff_inclusion_shear ]] && tol=1e-10
     snap=$(basename "$(ls "$one"/snapshot_*.nc)")
     echo "== $name: 2 GPU ranks against 1"
     /usr/bin/python3 "$root/scripts/compare_snapshots.py" "$one/$snap" "$dir/examples/${name}_np2/$snap" || fails=$((fails + 1))
     echo "== $name: GPU against CPU"
     /usr/bin/python3 "$root/scripts/compare_snapshots.py" "$build/tests/models/example-$name/$snap" \
-      "$one/$snap" --tolerance-of-max 1e-11 || fails=$((fails + 1))
+      "$one/$snap" --tolerance-of-max "$tol" || fails=$((fails + 1))
   done
   rm -rf "$dir"
   echo "$fails comparison(s) failed"
