@@ -174,9 +174,9 @@ class RigidBodies {
   // The correction's motion of every body, into motions() on the backend, from one pass of t's
   // sums over `list` (terms: per body, the pass's terms per sum, on the host and the backend)
   // whose quanta come from the scales the correction before left (the first from a pass of their
-  // bounds); with `gravity` the surface form (settle()). Resident (one rank: its sums are all
-  // ranks'): on the backend alone, queued, the motions settled there; else through the host
-  // (waits).
+  // bounds); `surface`: t is the surface form, whose sums settle() adds the buoyancy's to and
+  // multiplies by vdt. Resident (one rank: its sums are all ranks'): on the backend alone, queued,
+  // the motions settled there; else through the host (waits).
   template <class T, class Item>
   void correction_motions(const ItemList<Item>& list, const T& t, const std::vector<double>& terms,
                           const Buffer<double>& terms_on_backend, bool surface, real vdt) const;
@@ -218,7 +218,7 @@ class RigidBodies {
   Buffer<ModeFit> correction_fits_;
   // On the backend, rewritten by every correction: each body's bound of its quanta (the largest
   // |term| of the change on a first correction, afterwards the scale the one before it left), then
-  // its sums (six, and two counts of its terms' magnitudes: rigid_body.cpp, ChangeSums), then its
+  // its sums (six, and two counts of its terms' magnitudes: rigid_body.cpp, TermSums), then its
   // motion (U, w).
   mutable Buffer<double> change_;
   mutable bool primed_ = false;         // bounds() holds the scales of a correction before

@@ -145,6 +145,7 @@ struct ModeTerms {
   // the iterations update (the residual's rho g, momentum_x_of ...: its density averaged from
   // the cells below and above).
   SH_HD real gravity_term(const BodyAt& b, int kk, int i, int j, int kz) const {
+    if (f.rho.p == nullptr) return 0;  // no buoyancy given
     const int idx[3] = {i, j, kz};
     const Off o = f.label.offset(i, j, kz);
     real t = 0;
