@@ -12,7 +12,10 @@
 // I x = sum over the body of phi (rho~ dV), I the rim's pseudo-inertia tensor. Only the rim
 // resists a rigid motion, so the body's rigid modes then relax at the rate of its surroundings;
 // its deformation keeps the stable local pseudo-steps, and the fixed point is unchanged (the
-// correction vanishes with R).
+// correction vanishes with R). The model takes that sum from the body's surface: the stress
+// differences of R cancel inside it, so the net force and torque are the stresses at its surface
+// plus its buoyancy (rigid_terms.hpp, ForceTerms), a pass over the cells at the surface instead of
+// every face (docs/models/stokes.md, "The force from the surface").
 // The sums are exact (every term rounded to a power-of-two quantum per body that no partial sum
 // outgrows), so any rank count, reduction order and backend gives the same bits. All bodies share
 // each pass (core/reduce_segments.hpp): per iteration one pass for the sums and one for the shift,
