@@ -252,15 +252,17 @@ SH_HD inline int shell_faces(const BodyFaces& f, int i, int j, int k, real id) {
   }
   return bits;
 }
-// Some stress of the cell is held by some of its faces in the body and not by all: its coefficient
-// is not zero (where all or none are, the stress cancels or is absent).
+// Stress s of the cell is held by some of its faces in the body (bits as above) and not by all: its
+// coefficient is not zero (where all or none are, the stress cancels or is absent).
+SH_HD constexpr bool partly_held(int bits, int s) {
+  int in = 0;
+  for (int n = 0; n < shell_term_count(s); ++n) in += bits >> shell_term(s, n).face & 1;
+  return in != 0 && in != shell_term_count(s);
+}
+// Some stress of the cell is partly held: the cell is at the body's surface.
 SH_HD inline bool at_surface(int bits, int dims) {
-  for (int s = 0; s < 6; ++s) {
-    if (!shell_stress_exists(s, dims)) continue;
-    int in = 0;
-    for (int n = 0; n < shell_term_count(s); ++n) in += bits >> shell_term(s, n).face & 1;
-    if (in != 0 && in != shell_term_count(s)) return true;
-  }
+  for (int s = 0; s < 6; ++s)
+    if (shell_stress_exists(s, dims) && partly_held(bits, s)) return true;
   return false;
 }
 
@@ -295,10 +297,7 @@ struct ForceTerms {
     unroll<0, 6>([&](auto k) { t.v[k] = 0; });
     unroll<0, 6>([&](auto s_) {
       constexpr int s = decltype(s_)::value, count = shell_term_count(s);
-      if (!shell_stress_exists(s, f.dims)) return;
-      int in = 0;
-      unroll<0, count>([&](auto n) { in += c.in(shell_term(s, decltype(n)::value).face); });
-      if (in == 0 || in == count) return;
+      if (!shell_stress_exists(s, f.dims) || !partly_held(c.packed, s)) return;
       const real sigma = stress(s, o);
       unroll<0, count>([&](auto n) {
         constexpr ShellTerm term = shell_term(s, decltype(n)::value);
