@@ -5,8 +5,8 @@
 // ItemList<T> holds records of the caller's (a cell and what a pass needs to know about it, read
 // in one coalesced load instead of gathered from its neighbours). for_each_cell(ex, list, f) calls
 // f(i, j, k) for every listed cell, for_each_item(ex, list, f) f(item) for every item (a
-// reference: the pass may update it); reduce_segments has overloads for both
-// (core/reduce_segments.hpp).
+// reference: the pass may update it), for_each_item_both two lists in one launch;
+// reduce_segments (core/reduce_segments.hpp) has overloads for cells and items.
 
 #include <omp.h>
 
@@ -60,6 +60,21 @@ inline unsigned list_blocks(long long n) {
   return static_cast<unsigned>(needed < 65535 ? needed : 65535);
 }
 
+// The first `blocks_a` blocks walk list a with fa, the others list b with fb.
+template <class A, class FA, class B, class FB>
+__global__ void for_each_item_both_kernel(A* a, long long na, FA fa, unsigned blocks_a, B* b,
+                                          long long nb, FB fb) {
+  const bool first = blockIdx.x < blocks_a;
+  const unsigned block = first ? blockIdx.x : blockIdx.x - blocks_a;
+  const long long stride =
+      static_cast<long long>(first ? blocks_a : gridDim.x - blocks_a) * blockDim.x;
+  const long long start = block * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (first)
+    for (long long c = start; c < na; c += stride) fa(a[c]);
+  else
+    for (long long c = start; c < nb; c += stride) fb(b[c]);
+}
+
 }  // namespace detail
 #endif
 
@@ -81,6 +96,27 @@ void for_each_item(const Exec& ex, const ItemList<T>& list, const F& f) {
   const long long n = list.size();
 #pragma omp parallel for schedule(static)
   for (long long c = 0; c < n; ++c) f(items[c]);
+}
+
+// fa on every item of a and fb on every item of b, the two independent (no item of one touches
+// what the other's does): on the GPU in one launch (a small list then costs no launch and no
+// wait of its own), on the CPU one after the other.
+template <class A, class FA, class B, class FB>
+void for_each_item_both(const Exec& ex, const ItemList<A>& a, const FA& fa, const ItemList<B>& b,
+                        const FB& fb) {
+  if (a.empty() || b.empty() || !ex.on_device()) {
+    for_each_item(ex, a, fa);
+    for_each_item(ex, b, fb);
+    return;
+  }
+#if defined(__CUDACC__)
+  const unsigned blocks_a = detail::list_blocks(a.size()), blocks_b = detail::list_blocks(b.size());
+  detail::for_each_item_both_kernel<<<blocks_a + blocks_b, 256, 0, ex.stream(Lane::inner)>>>(
+      a.data(), a.size(), fa, blocks_a, b.data(), b.size(), fb);
+  check_launch("for_each_item_both kernel launch");
+#else
+  not_compiled_for_cuda();
+#endif
 }
 
 namespace detail {

@@ -782,10 +782,11 @@ void RigidBodies::correct(std::array<Field, 3>& V, const std::array<Field, 3>& V
 }
 
 bool RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses,
-                          const WallGhosts& walls) const {
+                          const WallGhosts& walls, Lane shift_after) const {
   if (empty()) return true;
   correction_motions(shells_, SurfaceForce{{faces_, stresses}}, shell_cells_host_, shell_cells_,
                      true, stresses.vdt);
+  ex_.order(shift_after, Lane::inner);
   // On one rank whose every side within the shift's reach is a wall, the shift sets the ghosts it
   // changes (no halo to exchange, no fill after it).
   bool ghosts = dec_->comm().size() == 1;
@@ -798,13 +799,16 @@ bool RigidBodies::correct(std::array<Field, 3>& V, const BodyStresses& stresses,
 void RigidBodies::shift(std::array<Field, 3>& V, const WallGhosts* walls) const {
   const Shift<false> lean{
       faces_, {V[0].view(), V[1].view(), V[2].view()}, at_.data(), motions(), {}};
-  for_each_item(ex_, shift_far_, lean);
-  if (walls == nullptr)
+  if (walls == nullptr) {
+    for_each_item(ex_, shift_far_, lean);
     for_each_item(ex_, shift_near_, lean);
-  else
-    for_each_item(
-        ex_, shift_near_,
-        Shift<true>{lean.f, {lean.v[0], lean.v[1], lean.v[2]}, lean.at, lean.motions, *walls});
+    return;
+  }
+  // One launch: the few records near a wall beside the many far from every side.
+  for_each_item_both(
+      ex_, shift_near_,
+      Shift<true>{lean.f, {lean.v[0], lean.v[1], lean.v[2]}, lean.at, lean.motions, *walls},
+      shift_far_, lean);
 }
 
 }  // namespace staghorn::stokes

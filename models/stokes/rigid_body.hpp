@@ -131,8 +131,10 @@ class RigidBodies {
   // (on one rank whose sides within its reach are all walls, the shift stores the walls' ghosts of
   // the faces it moves; where it returns false the caller exchanges the halos and sets the walls
   // within reach, as after correct(V, V_old)).
-  bool correct(std::array<Field, 3>& V, const BodyStresses& stresses,
-               const WallGhosts& walls) const;
+  // The sums and their fit go on the inner lane; the shift waits for what was queued on
+  // `shift_after` too (the caller's work that must precede it may run beside the sums).
+  bool correct(std::array<Field, 3>& V, const BodyStresses& stresses, const WallGhosts& walls,
+               Lane shift_after = Lane::inner) const;
 
   // Per body, on the host (for tests): the least-squares rigid motion of V - V_old on its faces
   // (unweighted), and that of the weighted change (the correction correct() adds).

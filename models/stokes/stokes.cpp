@@ -138,10 +138,11 @@ double Stokes::bytes_per_cell_iteration() const {
   return (2 * unknowns + 3) * sizeof(real);      // + mu, mu_max, rho read
 }
 
-void Stokes::apply_velocity_walls(std::array<Field, 3>& V, unsigned sides, const Region& within) {
+void Stokes::apply_velocity_walls(std::array<Field, 3>& V, unsigned sides, const Region& within,
+                                  Lane lane) {
   GhostFill fill;
   walls_.add_velocities(fill, V, dims(), sides);
-  fill.apply(ex_, dec_, Lane::inner, within);
+  fill.apply(ex_, dec_, lane, within);
 }
 
 void Stokes::refresh() {
@@ -254,10 +255,15 @@ void Stokes::iterate_dim(int count) {
     if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_,
                         [&](const Region& r, Lane lane) { run_iteration<Dim>(ps, next, r, lane); });
-    // The tiled kernel stores the x walls' ghosts itself (XWallGhosts).
-    apply_velocity_walls(V_new_, Dim == 3 && tiled_here() ? Walls::kNotX : Walls::kAllSides);
+    // The tiled kernel stores the x walls' ghosts itself (XWallGhosts). With stiff bodies on a
+    // GPU the fill runs on the boundary lane beside the corrections' sums (which read only the
+    // stresses); their shift waits for it.
+    const Lane walls_lane = !rigid_.empty() && ex_.on_device() ? Lane::boundary : Lane::inner;
+    ex_.order(Lane::inner, walls_lane);
+    apply_velocity_walls(V_new_, Dim == 3 && tiled_here() ? Walls::kNotX : Walls::kAllSides,
+                         kEverywhere, walls_lane);
     fields_.swap_next();
-    if (!rigid_.empty()) accelerate_rigid_bodies(Dim);
+    if (!rigid_.empty()) accelerate_rigid_bodies(Dim, walls_lane);
     // The nonlinear viscosity follows the velocities inside the PT iterations.
     if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
   }

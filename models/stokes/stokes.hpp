@@ -101,11 +101,12 @@ class Stokes final : public PtModel {
   void run_iteration(const Pseudo<Dim>& ps, const State& out, const Region& r, Lane lane);
   // On the sides in `sides` (Walls::add_velocities), every side by default.
   void apply_velocity_walls(std::array<Field, 3>& V, unsigned sides = Walls::kAllSides,
-                            const Region& within = kEverywhere);
+                            const Region& within = kEverywhere, Lane lane = Lane::inner);
   // The stiff bodies of mu and their rigid-mode corrections (rigid_bodies.cpp; refresh()).
   void set_rigid_bodies(real stiffest);  // stiffest: the largest cell viscosity
-  // The rigid-mode corrections after an iteration, then V's halos and walls again.
-  void accelerate_rigid_bodies(int dims);
+  // The rigid-mode corrections after an iteration, then V's halos and walls again. The shift
+  // waits for the walls' fill queued on `walls_lane` (the sums run beside it).
+  void accelerate_rigid_bodies(int dims, Lane walls_lane);
   void set_initial();
   // After a converged solve: P and the normal stresses of the iterations (whole strain rates,
   // Params::deviatoric = 0) become the physical ones, P - 2 mu div(v) / 3 and tau - 2 mu div(v) /
