@@ -45,12 +45,16 @@ using CellList = ItemList<Int3>;
 #if defined(__CUDACC__)
 namespace detail {
 
+// f on items start, start + stride, ... below n: one thread's share of a grid-stride loop.
+template <class T, class F>
+__device__ void walk_items(T* items, long long n, long long start, long long stride, const F& f) {
+  for (long long c = start; c < n; c += stride) f(items[c]);
+}
+
 template <class T, class F>
 __global__ void for_each_item_kernel(T* items, long long n, F f) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < n;
-       c += stride)
-    f(items[c]);
+  walk_items(items, n, blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x,
+             static_cast<long long>(gridDim.x) * blockDim.x, f);
 }
 
 // Blocks for a grid-stride loop over `n` items of 256 threads: enough to fill any device, and
@@ -70,9 +74,9 @@ __global__ void for_each_item_both_kernel(A* a, long long na, FA fa, unsigned bl
       static_cast<long long>(first ? blocks_a : gridDim.x - blocks_a) * blockDim.x;
   const long long start = block * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (first)
-    for (long long c = start; c < na; c += stride) fa(a[c]);
+    walk_items(a, na, start, stride, fa);
   else
-    for (long long c = start; c < nb; c += stride) fb(b[c]);
+    walk_items(b, nb, start, stride, fb);
 }
 
 }  // namespace detail
