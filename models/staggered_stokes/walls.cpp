@@ -33,21 +33,6 @@ void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
   }
 }
 
-XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
-  XWallGhosts x;
-  x.n = l.n[0];
-  x.h = l.h[0];
-  for (int c = 0; c < 3; ++c) {
-    const SideRules rules = walls.velocity_rules(c);
-    x.rule[0][c] = rules[0];
-    x.rule[1][c] = rules[1];
-  }
-  for_each_boundary_side(dec, l, [&](int a, int side) {
-    if (a == 0) x.on[side] = true;
-  });
-  return x;
-}
-
 WallGhosts wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
   WallGhosts w;
   for (int a = 0; a < 3; ++a) w.n[a] = l.n[a], w.h[a] = l.h[a];
@@ -57,6 +42,17 @@ WallGhosts wall_ghosts(const Walls& walls, const Decomposition& dec, const Layou
   }
   for_each_boundary_side(dec, l, [&](int a, int side) { w.on[2 * a + side] = true; });
   return w;
+}
+
+XWallGhosts x_wall_ghosts(const WallGhosts& all) {
+  XWallGhosts x;
+  x.n = all.n[0];
+  x.h = all.h[0];
+  for (int side = 0; side < 2; ++side) {
+    x.on[side] = all.on[side];
+    for (int c = 0; c < 3; ++c) x.rule[side][c] = all.rule[side][c];
+  }
+  return x;
 }
 
 }  // namespace staghorn::stokes

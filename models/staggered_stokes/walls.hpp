@@ -32,6 +32,20 @@ struct Walls {
                       unsigned sides = kAllSides) const;
 };
 
+// The ghost beyond side `side` (0 low, 1 high) of an axis of n cells and halo h that mirrors point
+// i of a component (staggered along that axis or not), as fill_ghosts sets it: its index `at`,
+// where there is one (the point lies within the halo's reach of the wall, and is not the wall's
+// own point of a staggered component, which no rule moves). What both ghost helpers below store.
+struct Mirror {
+  int at;
+  bool exists;
+};
+SH_HD inline Mirror wall_mirror(bool staggered, int side, int n, int h, int i) {
+  const GhostSpan span = ghost_span(staggered, side, n, h);
+  const int g = span.mirror - i;
+  return {g, g >= span.lo && g < span.hi && g != i};
+}
+
 // The velocities' ghosts beyond this block's x walls, set by the tiled kernels as they store the
 // new face velocities that those ghosts mirror: the same values as the x sweep of fill_ghosts with
 // the walls' rules, which touches one memory sector per row of each array (far from the rows'
@@ -50,19 +64,13 @@ struct XWallGhosts {
       for (int c = 0; c < 3; ++c) {
         const GhostRule& r = rule[side][c];
         if (r.kind == GhostRule::keep) continue;
-        // fill_ghosts' ghosts along x (the x velocity is staggered along it, the others not)
-        const GhostSpan span = ghost_span(c == 0, side, n, h);
-        const int g = span.mirror - i;
-        if (g < span.lo || g >= span.hi || g == i) continue;  // g == i: the wall's point (fixed)
-        out[c][o + (g - i)] = r.ghost(v[c], g - i);
+        // the x velocity is staggered along x, the others not
+        const Mirror g = wall_mirror(c == 0, side, n, h, i);
+        if (g.exists) out[c][o + (g.at - i)] = r.ghost(v[c], g.at - i);
       }
     }
   }
 };
-
-// The x walls' ghosts of the velocities for this block of `dec` (layout l): on the sides that are
-// physical walls (for_each_boundary_side).
-XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l);
 
 // The velocities' ghosts beyond every wall of a block that mirror one face, for a pass that moves
 // a few scattered faces (the stiff bodies' shift): it stores them with the face, where a fill of
@@ -81,11 +89,8 @@ struct WallGhosts {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
         if (!on[2 * a + s]) continue;
-        const GhostSpan span = ghost_span(c == a, s, n[a], h[a]);
-        const int ghost = span.mirror - idx[a];
-        // ghost == idx: the wall's own point (a staggered component's), which no rule moves
-        if (ghost < span.lo || ghost >= span.hi || ghost == idx[a]) continue;
-        g[a] = ghost, side[a] = s, beyond[a] = true;
+        const Mirror m = wall_mirror(c == a, s, n[a], h[a], idx[a]);
+        if (m.exists) g[a] = m.at, side[a] = s, beyond[a] = true;
       }
     for (int mask = 1; mask < 8; ++mask) {
       real value = v;
@@ -103,7 +108,10 @@ struct WallGhosts {
   }
 };
 
-// All walls' ghosts of the velocities for this block of `dec` (layout l).
+// All walls' ghosts of the velocities for this block of `dec` (layout l): on the sides that are
+// physical walls (for_each_boundary_side).
 WallGhosts wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l);
+// The x walls' part of them.
+XWallGhosts x_wall_ghosts(const WallGhosts& all);
 
 }  // namespace staghorn::stokes

@@ -73,7 +73,7 @@ void Stokes::accelerate_rigid_bodies(int dims, Lane walls_lane) {
   for (int n : stress_components(dims)) st.T[n] = T_[n].view();
   // Faces that moved away from the block's edges leave its halos and walls as they were; on one
   // rank the shift sets the walls' ghosts of the faces it moves itself.
-  if (rigid_.correct(V_, st, wall_ghosts(walls_, dec_, layout_), walls_lane)) return;
+  if (rigid_.correct(V_, st, wall_ghosts_, walls_lane)) return;
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);

@@ -111,6 +111,7 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
       .add(rho_, FieldTable::output | FieldTable::state);
   rigid_mobility_ = opt_.rigid_bodies.on ? opt_.rigid_bodies.mobility : 0;
   set_initial();
+  wall_ghosts_ = wall_ghosts(walls_, dec_, layout_);  // the walls as the initial state set them
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
@@ -234,7 +235,7 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
       return launch_tiled(
           ex_.stream(lane), r,
-          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts(walls_, dec_, layout_)));
+          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts(wall_ghosts_)));
     }
 #endif
   if constexpr (Dim == 3)

@@ -141,7 +141,8 @@ class Stokes final : public PtModel {
   std::array<Field, 6> T_, T_new_, T_old_;
   Field mu_, mu_max_, rho_;
   Options opt_;
-  Walls walls_;  // kinds from stokes.boundary, normal velocities from the initial state
+  Walls walls_;             // kinds from stokes.boundary, normal velocities from the initial state
+  WallGhosts wall_ghosts_;  // walls_' ghosts on this block, for the passes that store them
   std::vector<pt::Residual> last_residuals_;  // the latest residuals() (diagnostics)
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
