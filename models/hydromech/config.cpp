@@ -18,8 +18,34 @@ Material material_from(const io::json& c) {
   m.rsmoothing = m.smoothing > 0 ? 1 / m.smoothing : 0;
   m.phi0 = io::at_path(c, "hydromech.phi0").get<real>();
   m.rphi0 = 1 / m.phi0;
-  m.buoyancy = io::at_path(c, "hydromech.buoyancy").get<real>();
+  m.buoyancy = buoyancy_from(c);
   return m;
+}
+
+// B from hydromech.buoyancy, or (rho_s - rho_f) g from the densities and gravity (all three),
+// else 1.
+real buoyancy_from(const io::json& c) {
+  const io::json& b = io::at_path(c, "hydromech.buoyancy");
+  const char* keys[3] = {"hydromech.density.solid", "hydromech.density.fluid", "hydromech.gravity"};
+  int given = 0;
+  for (const char* k : keys) given += !io::at_path(c, k).is_null();
+  if (given == 0) return b.is_null() ? real(1) : b.get<real>();
+  if (!b.is_null())
+    throw io::ConfigError(
+        "hydromech.buoyancy: set either it or hydromech.density.solid, hydromech.density.fluid "
+        "and hydromech.gravity, not both");
+  for (const char* k : keys)
+    if (io::at_path(c, k).is_null())
+      throw io::ConfigError(std::string(k) +
+                            ": needed with the other density and gravity keys (the buoyancy is "
+                            "(rho_s - rho_f) g)");
+  const real rho_s = io::at_path(c, keys[0]).get<real>();
+  const real rho_f = io::at_path(c, keys[1]).get<real>();
+  if (!(rho_f < rho_s))
+    throw io::ConfigError("hydromech.density.fluid: " + io::at_path(c, keys[1]).dump() +
+                          " must be below hydromech.density.solid (" +
+                          io::at_path(c, keys[0]).dump() + "): the fluid must be buoyant");
+  return (rho_s - rho_f) * io::at_path(c, keys[2]).get<real>();
 }
 
 PeBcs pe_bcs_from(const io::json& c) {

@@ -9,6 +9,11 @@ namespace staghorn::hydromech {
 // The material laws of `hydromech.phi0`, `.permeability.*`, `.bulk_viscosity.*`, `.buoyancy`.
 Material material_from(const io::json& config);
 
+// B = (rho_s - rho_f) g: `hydromech.buoyancy`, or from `hydromech.density.*` and
+// `hydromech.gravity` (all three), else 1. ConfigError naming the key for a mix or a fluid that
+// is not lighter than the solid.
+real buoyancy_from(const io::json& config);
+
 // The fluid conditions of `hydromech.boundary.*` (on Pe in the reduced variant, on the fluid
 // over-pressure in the coupled one).
 PeBcs pe_bcs_from(const io::json& config);

@@ -68,6 +68,11 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
       exc_("exc", Location::cell, layout_, ex_.backend()),
       mu_("mu", Location::cell, layout_, ex_.backend()),
       mu_max_("mu_max", Location::cell, layout_, ex_.backend()),
+      mu_s_("mu_s", Location::cell, layout_, ex_.backend(), "1",
+            "shear viscosity of the solid matrix"),
+      mu_s_start_("mu_s_start", Location::cell, layout_, ex_.backend()),
+      scale_("compaction_scale", Location::cell, layout_, ex_.backend()),
+      slope_("slope", Location::cell, layout_, ex_.backend()),
       opt_(opt),
       tiled_(opt_.tiled && layout_.count() < (std::size_t(1) << 31)),
       mean_reference_(ctx.dec.grid().periodic[ctx.dec.grid().dims() - 1]) {
@@ -79,6 +84,8 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
       .add(Pf_, all, &Pf_new_, &Pf_start_);
   for (int a = 0; a < dims(); ++a) fields_.add(V_[a], all, &V_new_[a], &V_start_[a]);
   for (int c : stress_components()) fields_.add(T_[c], all, &T_new_[c], &T_old_[c]);
+  // The creep viscosity: where it varies the iterations relax it, and the next step starts there.
+  fields_.add(mu_s_, FieldTable::output | FieldTable::state, nullptr, &mu_s_start_);
   fields_.add(dPfdtau_, FieldTable::pseudo_rate);
   if (solver_.options().relative)
     throw io::ConfigError(
@@ -94,7 +101,7 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
 }
 
 real CoupledHydroMech::compaction_length() const {
-  return std::sqrt(opt_.mat.k0 * (opt_.mat.eta0 + real(4) / 3 * opt_.shear_viscosity));
+  return std::sqrt(opt_.mat.k0 * (opt_.mat.eta0 + real(4) / 3 * opt_.shear.mu0));
 }
 
 std::vector<int> CoupledHydroMech::stress_components() const {
@@ -104,10 +111,20 @@ std::vector<int> CoupledHydroMech::stress_components() const {
 double CoupledHydroMech::bytes_per_cell_iteration() const {
   const int d = dims(), stress = static_cast<int>(stress_components().size());
   const int updated = d + 3 + stress;  // v, p, pf, dpf/dtau, tau: read and written
-  int read = 4 + (opt_.shear_modulus > 0 ? stress : 0);  // phi_old, exc, mu, mu_max (+ tau_old)
+  // phi_old, exc, mu, mu_max, the compaction scale (+ tau_old)
+  int read = 5 + (opt_.shear.G > 0 ? stress : 0);
   // + exc written by the porosity pass; none of it where the kernel computes exc itself.
   return (fused_porosity() ? 2 * updated + read - 1 : 2 * updated + read + 1) * sizeof(real);
 }
+
+// The fluid's drive relative to the lithostat of phi_ref: (rho_ref - rho_f) g = (1 - phi_ref) B
+// (B in the small-porosity limit).
+real CoupledHydroMech::fluid_drive() const {
+  return opt_.two_phase ? (1 - phi_ref_) * opt_.mat.buoyancy : opt_.mat.buoyancy;
+}
+
+real CoupledHydroMech::Re() const { return opt_.Re.value_or(24); }
+real CoupledHydroMech::r() const { return opt_.r.value_or(2); }
 
 coupled::Constants CoupledHydroMech::constants() const {
   const Grid& g = dec_.grid();
@@ -116,13 +133,13 @@ coupled::Constants CoupledHydroMech::constants() const {
   k.dt = dt_;
   k.phi_ref = phi_ref_;
   k.cfl = static_cast<float>(cfl_);
-  k.elastic = opt_.shear_modulus > 0 ? 1 / (2 * opt_.shear_modulus * dt_) : 0;
+  k.elastic = opt_.shear.G > 0 ? 1 / (2 * opt_.shear.G * dt_) : 0;
   // The Stokes model's pseudo-steps, with the local viscosity eta_ve and the buoyancy B up.
   std::array<real, 3> up{0, 0, 0};
   up[up_] = opt_.mat.buoyancy;
-  k.sp = stokes::pt_params(dec_, {opt_.Re, opt_.r, cfl_, up, false});
+  k.sp = stokes::pt_params(dec_, {Re(), r(), cfl_, up, false});
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
-  for (int a = 0; a < 3; ++a) k.body[a] = up[a];
+  for (int a = 0; a < 3; ++a) k.body[a] = a == up_ ? fluid_drive() : 0;
   for (int a = 0; a < g.dims(); ++a) {
     k.sum_rdx2 += rdx[a] * rdx[a];
     k.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
@@ -137,7 +154,7 @@ stokes::State CoupledHydroMech::state_of(std::array<Field, 3>& V, Field& P,
 }
 
 coupled::Extra CoupledHydroMech::extra() {
-  coupled::Extra x{Pf_.view(), dPfdtau_.view(), phi_old_.view(), exc_.view(), {}};
+  coupled::Extra x{Pf_.view(), dPfdtau_.view(), phi_old_.view(), exc_.view(), scale_.view(), {}};
   if (sources_) {
     const std::array<Field, 5>& f = *sources_;
     x.src = {f[0].view(), f[1].view(), f[2].view(), f[3].view(), f[4].view()};
@@ -159,7 +176,7 @@ coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
 // gradient B that stops the Darcy flux; dirichlet, pf = value on the side), in one fill.
 void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf) {
   real minus_body[3];
-  for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -opt_.mat.buoyancy : 0;
+  for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -fluid_drive() : 0;
   GhostFill fill;
   walls_.add_velocities(fill, V, dims());
   fill.add(P, zero_gradient_sides()).add(Pf, pe_rules(dec_.grid(), opt_.fluid_sides, minus_body));
@@ -174,28 +191,41 @@ void CoupledHydroMech::refresh() {
   copy_unknowns_to_next();  // walls and ghosts stay put in both
 }
 
+// A step: the porosity carried by the solid (A), the reference porosity, the chimney's front,
+// then the viscosity and the compaction scale from the iterate (the start of the step), kept as
+// the step's start.
 void CoupledHydroMech::begin_solve(real dt) {
   dt_ = dt;
-  copy(ex_, phi_old_, phi_);  // halos and ghosts included
+  cfl_ = opt_.solver.cfl;  // a retry's smaller pseudo-step holds for its own step only
+  solve_iterations_ = 0;
+  if (opt_.two_phase)
+    advect_porosity();
+  else
+    copy(ex_, phi_old_, phi_);  // halos and ghosts included
   if (mean_reference_) {
     const real sum = exact_sum(ex_, dec_.comm(), layout_.interior(), ValueAt{phi_.view()});
     phi_ref_ = sum / static_cast<real>(dec_.grid().cells());
   }
-  // eta_ve = 1 / (1/eta_s + 1/(G dt)): the viscosity of a Maxwell solid over one step.
-  const real eta_ve = opt_.shear_modulus > 0
-                          ? 1 / (1 / opt_.shear_viscosity + 1 / (opt_.shear_modulus * dt))
-                          : opt_.shear_viscosity;
-  fill(ex_, mu_, eta_ve);
-  fill(ex_, mu_max_, eta_ve);
-  save_start();  // no pseudo-rate either
-  porosity_pass();
+  front_start_ = chimney().front;
+  derive_from_viscosity(ViscosityMode::set);
+  save_start();  // no pseudo-rate either; the viscosity as set here
 }
 
-// Back to the step's start: the start copies and no pseudo-rate (PtModel), and the porosity that
-// follows from the pressures (a stop or a retry would otherwise keep the abandoned iterate's).
+// Back to the step's start: the start copies (the viscosity too) and no pseudo-rate (PtModel),
+// and what follows from them (a stop or a retry would otherwise keep the abandoned iterate's).
 void CoupledHydroMech::to_step_start() {
   restore_start();
+  solve_iterations_ = 0;
+  derive_from_viscosity(ViscosityMode::keep);
+}
+
+// The compaction scale without the viscosity's factor, the iterate's porosity from it, then the
+// viscosity (by `mode`), its scale and the porosity again where the bulk viscosity follows it.
+void CoupledHydroMech::derive_from_viscosity(ViscosityMode mode) {
+  for_each(ex_, layout_.all(),
+           two_phase::CompactionScale{phi_old_.view(), scale_.view(), opt_.two_phase});
   porosity_pass();
+  update_viscosity(mode);
 }
 
 void CoupledHydroMech::retry(real factor) {
@@ -211,19 +241,23 @@ void CoupledHydroMech::porosity_pass() {
   porosity_stale_ = false;
   for_each(ex_, layout_.all(),
            coupled::Porosity{opt_.mat, dt_, phi_ref_, exc_.view(), phi_old_.view(), P_.view(),
-                             Pf_.view(), false});
+                             Pf_.view(), scale_.view(), false});
   extrapolate_porosity_at_open_sides(ex_, dec_, exc_, opt_.fluid_sides, phi_ref_);
 }
 
 void CoupledHydroMech::end_step() {
   real dV = 1;
   for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
-  balance_ = fluid_residual_sum() * dV;
+  balance_ = residual_sum(4) * dV;
+  solid_balance_ = residual_sum(3) * dV;
+  outflow_ = fluid_crossing(1);
+  inflow_ = fluid_crossing(-1);
   for_each(ex_, layout_.interior(),
            coupled::Porosity{opt_.mat, dt_, phi_ref_, phi_.view(), phi_old_.view(), P_.view(),
-                             Pf_.view(), true});
+                             Pf_.view(), scale_.view(), true});
   halo_.exchange({&phi_});
   fill_ghosts(ex_, dec_, phi_, zero_gradient_sides());
+  check_porosity_range();
 }
 
 bool CoupledHydroMech::tiled_here() const {
@@ -272,6 +306,9 @@ void CoupledHydroMech::iterate_dim(int count) {
       porosity_stale_ = true;  // the next kernel computes it; residuals ask for it
     else
       porosity_pass();
+    // A varying viscosity follows the iterate inside the iterations.
+    if (varying_viscosity() && ++solve_iterations_ % opt_.shear_interval == 0)
+      update_viscosity(ViscosityMode::relax);
   }
 }
 
@@ -296,19 +333,37 @@ void CoupledHydroMech::iterate(int count) {
   });
 }
 
-real CoupledHydroMech::fluid_residual_sum() {
+real CoupledHydroMech::residual_sum(int equation) {
   return dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
     return dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
-      return reduce_fluid_residual_sum<decltype(dim)::value, decltype(sourced)::value>();
+      return reduce_residual_sum<decltype(dim)::value, decltype(sourced)::value>(equation);
     });
   });
 }
 
 template <int Dim, bool Sourced>
-real CoupledHydroMech::reduce_fluid_residual_sum() {
+real CoupledHydroMech::reduce_residual_sum(int equation) {
   update_porosity();
-  const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), 4, 1, false};
+  const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, false};
   return exact_sum(ex_, dec_.comm(), layout_.interior(), f);
+}
+
+real CoupledHydroMech::fluid_crossing(real sign) {
+  return dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
+    constexpr int D = decltype(dim)::value;
+    update_porosity();
+    const Grid& g = dec_.grid();
+    coupled::SideOutflow<D> f{pseudo<D>(), {}, {}, {}, {}, sign};
+    for (int a = 0; a < D; ++a) {
+      f.lo[a] = !g.periodic[a] && dec_.at_low(a);
+      f.hi[a] = !g.periodic[a] && dec_.at_high(a);
+      f.n[a] = layout_.n[a];
+    }
+    real area = 1;  // of a face normal to each axis: the cell volume over its spacing
+    for (int a = 0; a < D; ++a) area *= g.spacing(a);
+    for (int a = 0; a < D; ++a) f.area[a] = area / g.spacing(a);
+    return exact_sum(ex_, dec_.comm(), layout_.interior(), f);
+  });
 }
 
 template <int Dim, bool Sourced>
@@ -337,12 +392,18 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
     const real scale = e < 3 ? momentum : mass;
     out.push_back({names[e], norms[n] * scale, scale});
   }
+  // A varying viscosity must also be the law's for the iterate.
+  if (varying_viscosity()) out.push_back(viscosity_residual());
   return out;
 }
 
 std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
   const PorosityStats s = porosity_stats(ex_, dec_, phi_, opt_.mat.phi0, up_);
   const real v_max = max_magnitude(ex_, dec_, V_[up_]);
+  const ChimneyStats c = chimney();
+  real volume = 1;
+  for (int a = 0; a < dims(); ++a) volume *= dec_.grid().length[a];
+  const real solid = volume - s.fluid;
   std::vector<Diagnostic> d{{"pt_iterations", static_cast<real>(last_step_.iterations)}};
   const char* names[5] = {"momentum_x", "momentum_y", "momentum_z", "solid_mass", "fluid_mass"};
   std::size_t r = 0;  // the same columns before the first step (zeros) as after it
@@ -353,7 +414,16 @@ std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
     ++r;
   }
   d.insert(d.end(), {{"fluid_volume", s.fluid},
+                     {"solid_volume", solid},
+                     {"fluid_outflow", outflow_},
+                     {"fluid_inflow", inflow_},
                      {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},
+                     {"solid_balance_error",
+                      solid > 0 ? std::fabs(solid_balance_) * dt_ / solid : 0},
+                     {"front_height", c.front},
+                     {"front_speed", dt_ > 0 ? (c.front - front_start_) / dt_ : 0},
+                     {"chimney_width", c.width},
+                     {"pt_Re", Re()},
                      {"phi_max", s.phi_max},
                      {"peak_height", s.peak_height},
                      {"excess_centroid", s.excess_centroid},
@@ -369,7 +439,15 @@ std::vector<io::SeriesColumn> CoupledHydroMech::diagnostic_columns() const {
           {"residual_solid_mass", "1", "solid mass residual (max-norm, over B delta / eta0)"},
           {"residual_fluid_mass", "1", "fluid mass residual (max-norm, over B delta / eta0)"},
           {"fluid_volume", "1", "fluid volume: integral of the porosity"},
+          {"solid_volume", "1", "solid volume: integral of 1 - phi"},
+          {"fluid_outflow", "1", "fluid volume leaving through the sides per unit time (Darcy)"},
+          {"fluid_inflow", "1", "fluid volume entering through the sides per unit time (Darcy)"},
           {"balance_error", "1", "fluid volume balance error of the step, relative"},
+          {"solid_balance_error", "1", "solid volume balance error of the step, relative"},
+          {"front_height", "1", "height of the chimney's front (highest phi >= threshold)"},
+          {"front_speed", "1", "speed of the front over the step"},
+          {"chimney_width", "1", "chimney width halfway between its base and front"},
+          {"pt_Re", "1", "the solid's PT damping Re the step ended with"},
           {"phi_max", "1", "largest porosity"},
           {"peak_height", "1", "height of the porosity maximum (wave position)"},
           {"excess_centroid", "1", "height of the centroid of the porosity excess over phi0"},

@@ -6,6 +6,8 @@
 
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
+#include "models/hydromech/porosity_stats.hpp"
+#include "models/hydromech/two_phase.hpp"
 #include "models/materials/options.hpp"
 #include "models/pt_model.hpp"
 #include "models/staggered_stokes/walls.hpp"
@@ -14,19 +16,25 @@ namespace staghorn::hydromech {
 
 // The coupled variant of two-phase viscous compaction (`hydromech.variant = coupled`): solid
 // Stokes flow (velocities on faces, total over-pressure p at centres, deviatoric stresses at
-// centres and edges, viscous or Maxwell visco-elastic shear) coupled to Darcy flow of the fluid
-// (fluid over-pressure pf at centres) through the compaction of the pores. Implicit steps, each
-// solved by accelerated PT iterations on v, p, pf and tau; porosity follows Pe = p - pf in closed
-// form as in the reduced variant. 1-D, 2-D and 3-D; gravity along the last active axis.
-// Equations and numerics: docs/models/hydromech.md, "Coupled variant".
+// centres and edges, viscous or Maxwell visco-elastic shear with a porosity- and strain-rate-
+// dependent viscosity) coupled to Darcy flow of the fluid (fluid over-pressure pf at centres)
+// through the compaction of the pores. Implicit steps, each solved by accelerated PT iterations
+// on v, p, pf and tau; the porosity is carried by the solid over the step (two_phase.hpp), then
+// follows Pe = p - pf in closed form. The small-porosity limit (hydromech.coupled.physics)
+// drops the factors 1 - phi and the advection. 1-D, 2-D and 3-D; gravity along the last active
+// axis. Equations and numerics: docs/models/hydromech.md, "Coupled variant".
 class CoupledHydroMech final : public PtModel {
  public:
   // Every key of the variant, read once (coupled_options.cpp, beside the schema).
   struct Options {
     Material mat;
     PeBcs fluid_sides;
-    real shear_viscosity, shear_modulus, Re, r;
+    bool two_phase;          // physics = two_phase (else the small-porosity limit)
+    two_phase::ShearLaw shear;  // mu(phi, eps_II), caps, relaxation, G
+    int shear_interval;      // PT iterations between viscosity updates (a varying law)
+    std::optional<real> Re, r;               // none: chosen by the model
     std::optional<real> reference_porosity;  // none: phi0, or the mean on a periodic up axis
+    ChimneyOptions chimney;                  // hydromech.chimney: the front's diagnostics
     std::array<stokes::Wall, 6> walls;
     bool tiled;  // kernel = tiled
     pt::Options solver;
@@ -81,11 +89,19 @@ class CoupledHydroMech final : public PtModel {
   void iterate_dim(int count);
   template <int Dim, bool Sourced = false>
   coupled::Pseudo<Dim, Sourced> pseudo();
-  // The fluid mass residual summed over all ranks (exact_sum of coupled::Residual): the step's
-  // fluid volume balance per cell volume.
-  real fluid_residual_sum();
+  // The residual of `equation` (3: solid mass, 4: fluid mass) summed over all ranks (exact_sum of
+  // coupled::Residual): the step's solid or fluid volume balance per cell volume.
+  real residual_sum(int equation);
   template <int Dim, bool Sourced>
-  real reduce_fluid_residual_sum();
+  real reduce_residual_sum(int equation);
+  // The fluid volume leaving (sign 1) or entering (-1) through the bounded sides per unit time
+  // (coupled::SideOutflow).
+  real fluid_crossing(real sign);
+  // The solid's PT parameters: the keys', else the model's choice (Re tuned during the solve).
+  real Re() const;
+  real r() const;
+  // What drives the Darcy flux up: (1 - phi_ref) B (B in the small-porosity limit).
+  real fluid_drive() const;
   // The max-norm of every equation over all ranks, in one pass: momentum along each axis, solid
   // mass, fluid mass.
   template <int Dim, bool Sourced>
@@ -109,19 +125,50 @@ class CoupledHydroMech final : public PtModel {
   void end_step() override;
   void set_initial(const io::json& ic);
 
+  // Two-phase system and shear viscosity (coupled_two_phase.cpp).
+  // phi_old_ = phi_ carried over dt by the step's starting solid velocity (sub-steps keep the
+  // advective Courant number below 1/2).
+  void advect_porosity();
+  template <int Dim>
+  void advect_porosity_dim();
+  // Whether mu varies within a step (power law, porosity weakening, a bulk viscosity that follows
+  // it): then it is updated inside the iterations and has a residual.
+  bool varying_viscosity() const;
+  // mu_s from the iterate (relaxed, or set outright at a step's start; or kept, to derive mu
+  // and the compaction scale from it again), then mu, the scale and mu_max.
+  enum class ViscosityMode { relax, set, keep };
+  void update_viscosity(ViscosityMode mode);
+  // The compaction scale and the iterate's porosity from A, then update_viscosity(mode).
+  void derive_from_viscosity(ViscosityMode mode);
+  template <int Dim>
+  void update_viscosity_dim(ViscosityMode mode);
+  void refresh_mu_max();
+  pt::Residual viscosity_residual();
+  // The porosity the step ends with must stay a fraction: NumericalError otherwise.
+  void check_porosity_range() const;
+  // The chimney's front height of phi_ (the diagnostics' front and its speed).
+  ChimneyStats chimney() const;
+
   int up_;
   std::array<Field, 3> V_, V_new_, V_start_;
   Field P_, P_new_, P_start_, Pf_, Pf_new_, Pf_start_, dPfdtau_;
   std::array<Field, 6> T_, T_new_, T_old_;
   Field phi_, phi_old_, exc_, mu_, mu_max_;
+  Field mu_s_, mu_s_start_;  // the creep viscosity (state: the next step starts from it)
+  Field scale_;              // the compaction scale 1 / ((1 - A) S) (physics.hpp's `scale`)
+  Field slope_;              // scratch: the porosity's slopes along one axis (advection)
   stokes::Walls walls_;  // free slip or no slip (hydromech.coupled.boundary), no normal flow
   Options opt_;
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
   bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
   int tiled_shape_ = 0;
+  long long solve_iterations_ = 0;  // of this solve (attempt): viscosity updates every interval
+  real front_start_ = 0;            // the chimney's front at the step's start
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
   real balance_ = 0;     // the latest step's fluid volume balance error (sum of R_f dV)
+  real solid_balance_ = 0;  // ... and solid (sum of R_s dV)
+  real outflow_ = 0, inflow_ = 0;  // fluid volume leaving, entering per unit time (latest step)
   // Manufactured-solution sources (set_sources), in the order of coupled::Sources; null: none.
   std::unique_ptr<std::array<Field, 5>> sources_;
 };

@@ -1,5 +1,6 @@
 // Initial conditions of the coupled variant, evaluated once on the host at cell centres.
 #include <cmath>
+#include <string>
 
 #include "core/error.hpp"
 #include "models/hydromech/background_porosity.hpp"
@@ -30,14 +31,16 @@ void CoupledHydroMech::set_initial(const io::json& ic) {
   const InitialShape shape(ic, g);
   const BackgroundPorosity background(opt_.materials, g, opt_.mat);
   if (shape.type == "solitary_wave")
-    require_wave(opt_.mat, opt_.shear_modulus, shape.amplitude, background);
+    require_wave(opt_.mat, opt_.shear.G, shape.amplitude, background);
   const SolitaryWave wave{shape.amplitude};
   const real delta = compaction_length();
   // 1-D: Pe_eff = (1 + 4 eta_s / (3 eta0)) Pe obeys the reduced equations; p = -(4/3) eta_s / eta0
   // Pe up to a constant.
-  const real shear = real(4) / 3 * opt_.shear_viscosity / opt_.mat.eta0;
+  const real shear = real(4) / 3 * opt_.shear.mu0 / opt_.mat.eta0;
 
   std::vector<real> phi = phi_.to_host(), P = P_.to_host(), Pf = Pf_.to_host();
+  std::vector<real> mu = mu_s_.to_host();
+  std::string outside;  // the first cell whose porosity is not a fraction (two-phase system)
   const Int3 n = layout_.n, off = dec_.offset();
   for (int k = 0; k < n.z; ++k)
     for (int j = 0; j < n.y; ++j)
@@ -57,7 +60,19 @@ void CoupledHydroMech::set_initial(const io::json& ic) {
           P[c] = -shear * Pe;
           Pf[c] = P[c] - Pe;
         }
+        if (opt_.two_phase && !(phi[c] > 0 && phi[c] < 1) && outside.empty())
+          outside = std::to_string(phi[c]) + " at cell (" + std::to_string(idx[0]) + ", " +
+                    std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")";
+        // The creep viscosity a first step starts from: the porosity's part of the law.
+        mu[c] = opt_.shear.porosity_part(phi[c]);
       }
+  // Every rank refuses together (a rank alone would leave the others waiting).
+  if (dec_.comm().max(outside.empty() ? 0.0 : 1.0) > 0)
+    throw io::ConfigError(
+        "hydromech.initial: the initial porosity must lie within (0, 1) in the two-phase system "
+        "(hydromech.coupled.physics = two_phase)" +
+        (outside.empty() ? std::string() : ": " + outside));
+  mu_s_.from_host(mu);
   phi_.from_host(phi);
   P_.from_host(P);
   Pf_.from_host(Pf);

@@ -1,12 +1,15 @@
 #pragma once
 // Kernels of the coupled hydro-mechanical variant (docs/models/hydromech.md, "Coupled variant"):
 // solid Stokes flow coupled to Darcy flow of the fluid, in over-pressures relative to the
-// lithostatic state of porosity phi_ref (Boussinesq, phi << 1, as the reduced variant):
+// lithostatic state of porosity phi_ref:
 //   total momentum:  div(tau) - grad(p) + (phi - phi_ref) B e_up = 0
-//   solid mass:      div(v_s) + C(Pe) = 0
-//   fluid mass:      div(q) - C(Pe) = 0,          q = -k(phi) (grad(pf) - B e_up)
-//   porosity:        phi = phi(phi_old, Pe),      C = (phi_old - phi) / dt,   Pe = p - pf
-//   shear (Maxwell): tau = 2 eta_ve (eps_dev + tau_old / (2 G dt)),  1/eta_ve = 1/eta_s + 1/(G dt)
+//   solid mass:      div(v_s) + E(Pe) = 0
+//   fluid mass:      div(q) - E(Pe) = 0,          q = -k(phi) (grad(pf) - body e_up)
+//   porosity:        phi = phi(A, Pe),            E = (A - phi) / dt,   Pe = p - pf
+//   shear (Maxwell): tau = 2 eta_ve (eps_dev + tau_old / (2 G dt)),  1/eta_ve = 1/mu + 1/(G dt)
+// A is the porosity at the step's start carried by the solid (two_phase.hpp; phi_old in the
+// small-porosity limit), `scale` per cell 1 / (1 - A) (1 in the limit) times the bulk viscosity's
+// strain-rate factor, body = (1 - phi_ref) B (B in the limit), mu the cell's shear viscosity.
 // The building blocks: Material and darcy_flux (physics.hpp, shared with the reduced variant),
 // the Stokes strain rates, stress relaxation and momentum residuals
 // (models/staggered_stokes/kernels.hpp), the damped PT update (solvers/pt_update.hpp). One fused
@@ -61,8 +64,9 @@ struct Sources {
 struct Extra {
   View Pf;       // fluid over-pressure
   View dPfdtau;  // its pseudo-velocity (damped PT)
-  View phi_old;  // porosity at the start of the step
+  View phi_old;  // porosity at the start of the step, carried by the solid (A)
   View exc;      // phi(phi_old, Pe) - phi_ref of the iterate (halo included): the buoyancy
+  View scale;    // the compaction scale of each cell (physics.hpp's `scale`)
   Sources src;   // read only by Sourced kernels
 };
 
@@ -95,12 +99,14 @@ struct Compaction {
 };
 // With the effective pressure Pe and its switch factor w = weakening_factor(Pe) at hand.
 SH_HD inline Compaction compaction_with(const Constants& k, real Pe, real w, real phi_old,
-                                        real phi) {
-  return {k.mat.compaction_rate(phi_old, Pe, w, k.dt), k.mat.compaction_coefficient(phi, Pe, w)};
+                                        real phi, real scale) {
+  return {k.mat.compaction_rate(phi_old, Pe, w, k.dt, scale),
+          k.mat.compaction_coefficient(phi, Pe, w, scale)};
 }
-SH_HD inline Compaction compaction_of(const Constants& k, real P, real Pf, real phi_old, real phi) {
+SH_HD inline Compaction compaction_of(const Constants& k, real P, real Pf, real phi_old, real phi,
+                                      real scale) {
   const real Pe = P - Pf;
-  return compaction_with(k, Pe, k.mat.weakening_factor(Pe), phi_old, phi);
+  return compaction_with(k, Pe, k.mat.weakening_factor(Pe), phi_old, phi, scale);
 }
 
 // Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C + source). The compaction term is
@@ -126,7 +132,7 @@ struct Pseudo : stokes::Pseudo<Dim, stokes::OldStress> {
   SH_HD real phi(Off o) const { return x.exc.p[o] + k.phi_ref; }
 
   SH_HD Compaction compaction(Off o) const {
-    return compaction_of(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], phi(o));
+    return compaction_of(k, K::s.P.p[o], x.Pf.p[o], x.phi_old.p[o], phi(o), x.scale.p[o]);
   }
   SH_HD real P_new(Off o) const {
     return solid_pressure<Sourced>(k, K::s.P.p[o], compaction(o), K::m.mu_max.p[o], K::div(o),
@@ -141,6 +147,9 @@ struct FluidEval {
   real R, r, k_c, k_max, dk, phi;
 };
 
+// The permeability of the face between a cell (k_c) and its neighbour (k_n): their mean.
+SH_HD inline real face_permeability(real k_c, real k_n) { return real(0.5) * (k_c + k_n); }
+
 // From values: the fluid pressure pf and permeability kp at the cell (index 0) and at its low and
 // high neighbours along each axis (1 + 2a and 2 + 2a), the cell's porosity phi and compaction.
 template <int Dim, bool Sourced = false>
@@ -152,8 +161,8 @@ SH_HD inline FluidEval fluid_of(const Constants& k, const real pf[7], const real
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
   for (int a = 0; a < Dim; ++a) {
     const real lo = pf[1 + 2 * a], hi = pf[2 + 2 * a];
-    const real k_lo = real(0.5) * (e.k_c + kp[1 + 2 * a]);
-    const real k_hi = real(0.5) * (e.k_c + kp[2 + 2 * a]);
+    const real k_lo = face_permeability(e.k_c, kp[1 + 2 * a]);
+    const real k_hi = face_permeability(e.k_c, kp[2 + 2 * a]);
     // q = -k (grad pf - B e_up) is the reduced variant's flux of -pf.
     const real q_lo = darcy_flux(k_lo, -lo, -pf[0], rdx[a], k.body[a]);
     const real q_hi = darcy_flux(k_hi, -pf[0], -hi, rdx[a], k.body[a]);
@@ -180,9 +189,9 @@ SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, 
     kp[1 + 2 * a] = k.mat.permeability(x.exc.p[o - s[a]] + k.phi_ref);
     kp[2 + 2 * a] = k.mat.permeability(x.exc.p[o + s[a]] + k.phi_ref);
   }
-  return fluid_of<Dim, Sourced>(k, pf, kp, phi,
-                                compaction_of(k, P.p[o], pf[0], x.phi_old.p[o], phi),
-                                Sourced ? x.src.fluid.p[o] : real(0));
+  return fluid_of<Dim, Sourced>(
+      k, pf, kp, phi, compaction_of(k, P.p[o], pf[0], x.phi_old.p[o], phi, x.scale.p[o]),
+      Sourced ? x.src.fluid.p[o] : real(0));
 }
 
 // The reduced variant's optimal local pseudo-step for the fluid pressure.
@@ -241,15 +250,49 @@ struct Residual {
   }
 };
 
+// The Darcy flux out of the block through its bounded sides (lo, hi: this block touches one along
+// the axis) at cell (i, j, k), times the faces' areas: the fluid volume leaving per unit time
+// (the face fluxes of fluid_of, from the ghosts the walls and the porosity pass set), `sign` 1;
+// with sign -1 the volume entering (each face's flux counts where it has that sign).
+template <int Dim>
+struct SideOutflow {
+  Pseudo<Dim> ps;
+  int lo[3], hi[3], n[3];
+  real area[3];
+  real sign;
+  SH_HD real part(real leaving) const { return fmax(sign * leaving, real(0)); }
+  SH_HD real operator()(int i, int j, int kk) const {
+    const Constants& k = ps.k;
+    const Extra& x = ps.x;
+    const Off o = x.Pf.offset(i, j, kk), s[3] = {1, x.Pf.sy, x.Pf.sz};
+    const int idx[3] = {i, j, kk};
+    const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
+    const real k_c = k.mat.permeability(ps.phi(o)), pf = x.Pf.p[o];
+    real out = 0;
+    for (int a = 0; a < Dim; ++a) {
+      if (lo[a] && idx[a] == 0) {
+        const real k_f = face_permeability(k_c, k.mat.permeability(ps.phi(o - s[a])));
+        out += part(-darcy_flux(k_f, -x.Pf.p[o - s[a]], -pf, rdx[a], k.body[a]) * area[a]);
+      }
+      if (hi[a] && idx[a] == n[a] - 1) {
+        const real k_f = face_permeability(k_c, k.mat.permeability(ps.phi(o + s[a])));
+        out += part(darcy_flux(k_f, -pf, -x.Pf.p[o + s[a]], rdx[a], k.body[a]) * area[a]);
+      }
+    }
+    return out;
+  }
+};
+
 // exc = phi(phi_old, p - pf) - phi_ref (the iterate's porosity), or with `to_phi` phi itself.
 struct Porosity {
   Material mat;
   real dt, phi_ref;
-  View out, phi_old, P, Pf;
+  View out, phi_old, P, Pf, scale;
   bool to_phi;
   SH_HD void operator()(int i, int j, int k) const {
     const Off o = out.offset(i, j, k);
-    const real phi = mat.porosity(phi_old.p[o], P.p[o] - Pf.p[o], dt);
+    const real Pe = P.p[o] - Pf.p[o];
+    const real phi = mat.porosity(phi_old.p[o], Pe, mat.weakening_factor(Pe), dt, scale.p[o]);
     out.p[o] = to_phi ? phi : phi - phi_ref;
   }
 };

@@ -2,6 +2,7 @@
 #include "models/hydromech/background_porosity.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/coupled.hpp"
+#include "models/staggered_stokes/power_law_keys.hpp"
 
 namespace staghorn::hydromech {
 
@@ -13,9 +14,23 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "fluid (fluid pressure), docs/models/hydromech.md; the coupled variant needs "
         "solver.tol_mode = absolute")
       .one_of({"reduced", "coupled"});
+  s.add("hydromech.coupled.physics", Type::string, "two_phase",
+        "two_phase: the full system (factors 1 - phi, porosity carried by the solid, Darcy flux "
+        "driven by (1 - phi_ref) B); small_porosity: its limit phi << 1 (factors 1, no advection, "
+        "the reference state's fluid drive B), docs/models/hydromech.md")
+      .one_of({"two_phase", "small_porosity"});
   s.add("hydromech.coupled.shear_viscosity", Type::number, 1.0,
-        "Shear viscosity eta_s of the solid matrix (coupled variant)")
+        "Shear viscosity mu0 of the solid matrix at phi = phi0 (and eps_II = eps_ref under a "
+        "power law): mu = mu0 exp(-alpha (phi - phi0)) (eps_II / eps_ref)^(1/n - 1)")
       .above(0);
+  s.add("hydromech.coupled.porosity_weakening", Type::number, 0.0,
+        "alpha of the shear viscosity's porosity weakening exp(-alpha (phi - phi0)); 0: none")
+      .at_least(0);
+  stokes::PowerLawKeys::add_to(s, "hydromech.coupled.power_law",
+                               "mu0 exp(-alpha (phi - phi0)), the shear viscosity's porosity law");
+  s.add("hydromech.coupled.bulk_power_law", Type::boolean, false,
+        "The bulk viscosity eta_phi takes the shear viscosity's strain-rate factor "
+        "(eps_II / eps_ref)^(1/n - 1) within its caps (the strain-rate dependence of eta_phi)");
   s.add("hydromech.coupled.shear_modulus", Type::number, 0.0,
         "Shear modulus G of a Maxwell visco-elastic matrix (coupled variant); 0: viscous")
       .at_least(0);
@@ -23,15 +38,17 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "Porosity of the lithostatic reference state that pressures are measured from: the "
         "buoyancy is (phi - phi_ref) B (null: phi0; on a periodic up axis it must be null and "
         "the mean porosity is used)")
+      .above(0)
+      .at_most(1);
+  s.add("hydromech.coupled.Re", Type::number, nullptr,
+        "Numerical Reynolds number of the solid's PT iterations (as stokes.Re); null: tuned "
+        "during each step from the residual history")
       .above(0);
-  // Measured on a 3-D blob (16 x 16 x 32, eta_s = eta0): 1800 iterations per step against 2800
-  // with the Stokes model's optimum (Re = 9 sqrt(3) pi / 4, r = 1); 1-D: Re = 20, r = 1 best.
-  s.add("hydromech.coupled.Re", Type::number, 24.0,
-        "Numerical Reynolds number of the solid's PT iterations (as stokes.Re)")
+  s.add("hydromech.coupled.r", Type::number, nullptr,
+        "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r); null: "
+        "chosen from the grid and the compaction length (docs/models/hydromech.md)")
       .above(0);
-  s.add("hydromech.coupled.r", Type::number, 2.0,
-        "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r)")
-      .above(0);
+  ChimneyOptions::add_to(s);
   s.add("hydromech.coupled.kernel", Type::string, "tiled",
         "PT iteration kernel of the coupled variant: tiled (3-D on a GPU: each new value computed "
         "once per cell from shared memory, docs/models/hydromech.md; elsewhere the generic one "
@@ -46,17 +63,51 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         .one_of({"free_slip", "no_slip"});
 }
 
+namespace {
+
+// The shear viscosity's law (shear_modulus too: the Maxwell combination).
+two_phase::ShearLaw shear_law_from(const io::json& c, const Material& mat) {
+  using io::at_path;
+  const stokes::PowerLawKeys p = stokes::PowerLawKeys::from(c, "hydromech.coupled.power_law");
+  two_phase::ShearLaw law;
+  law.mu0 = at_path(c, "hydromech.coupled.shear_viscosity").get<real>();
+  law.alpha = at_path(c, "hydromech.coupled.porosity_weakening").get<real>();
+  law.phi0 = mat.phi0;
+  law.n = p.n;
+  law.eps_ref = p.eps_ref;
+  law.update = p.update;
+  law.G = at_path(c, "hydromech.coupled.shear_modulus").get<real>();
+  law.bulk_follows = at_path(c, "hydromech.coupled.bulk_power_law").get<bool>();
+  if (law.bulk_follows && law.n == 1)
+    throw io::ConfigError(
+        "hydromech.coupled.bulk_power_law: needs a power law (hydromech.coupled.power_law.n > 1)");
+  return law;
+}
+
+std::optional<real> optional_number(const io::json& c, const std::string& path) {
+  const io::json& v = io::at_path(c, path);
+  if (v.is_null()) return std::nullopt;
+  return v.get<real>();
+}
+
+}  // namespace
+
 CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {
   using io::at_path;
   Options o;
   o.mat = material_from(c);
   o.fluid_sides = pe_bcs_from(c);
-  o.shear_viscosity = at_path(c, "hydromech.coupled.shear_viscosity").get<real>();
-  o.shear_modulus = at_path(c, "hydromech.coupled.shear_modulus").get<real>();
-  o.Re = at_path(c, "hydromech.coupled.Re").get<real>();
-  o.r = at_path(c, "hydromech.coupled.r").get<real>();
-  if (const io::json& v = at_path(c, "hydromech.coupled.reference_porosity"); !v.is_null())
-    o.reference_porosity = v.get<real>();
+  o.two_phase = at_path(c, "hydromech.coupled.physics").get<std::string>() == "two_phase";
+  if (o.two_phase && !(o.mat.phi0 < 1))
+    throw io::ConfigError("hydromech.phi0: " + at_path(c, "hydromech.phi0").dump() +
+                          " must be below 1 in the two-phase system (a porosity; "
+                          "hydromech.coupled.physics = two_phase)");
+  o.shear = shear_law_from(c, o.mat);
+  o.shear_interval =
+      at_path(c, "hydromech.coupled.power_law.interval").get<int>();
+  o.Re = optional_number(c, "hydromech.coupled.Re");
+  o.r = optional_number(c, "hydromech.coupled.r");
+  o.reference_porosity = optional_number(c, "hydromech.coupled.reference_porosity");
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   for (int s = 0; s < 6; ++s)
     o.walls[s] = stokes::parse_wall(
@@ -65,6 +116,7 @@ CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {
   o.solver = pt::Options::from(c);
   o.initial = at_path(c, "hydromech.initial");
   o.materials = materials::Options::from(c, "hydromech.materials", material_properties());
+  o.chimney = ChimneyOptions::from(c);
   return o;
 }
 

@@ -41,7 +41,7 @@ using Planes = stokes::tiled::SharedPlanes<2>;
 // iteration reads besides, then the new values (dPf is read and updated in place).
 struct Args {
   const real* __restrict__ Vx, * __restrict__ Vy, * __restrict__ Vz, * __restrict__ P, * __restrict__ Pf, * __restrict__ Txx, * __restrict__ Tyy, * __restrict__ Tzz, * __restrict__ Txy, * __restrict__ Txz, * __restrict__ Tyz;
-  const real* __restrict__ mu, * __restrict__ mu_max, * __restrict__ exc, * __restrict__ phi_old;
+  const real* __restrict__ mu, * __restrict__ mu_max, * __restrict__ exc, * __restrict__ phi_old, * __restrict__ scale;
   const real* __restrict__ Txx_o, * __restrict__ Tyy_o, * __restrict__ Tzz_o, * __restrict__ Txy_o, * __restrict__ Txz_o, * __restrict__ Tyz_o;
   real* __restrict__ dPf;  // read and written in place, by the thread of its cell only
   real* __restrict__ oVx, * __restrict__ oVy, * __restrict__ oVz, * __restrict__ oP, * __restrict__ oPf, * __restrict__ oTxx, * __restrict__ oTyy, * __restrict__ oTzz, * __restrict__ oTxy, * __restrict__ oTxz, * __restrict__ oTyz;
@@ -61,6 +61,7 @@ inline Args args_of(const Pseudo<3, false>& ps, const stokes::State& out, const 
   a.Txx = s.Txx.p, a.Tyy = s.Tyy.p, a.Tzz = s.Tzz.p;
   a.Txy = s.Txy.p, a.Txz = s.Txz.p, a.Tyz = s.Tyz.p;
   a.mu = ps.m.mu.p, a.mu_max = ps.m.mu_max.p, a.exc = x.exc.p, a.phi_old = x.phi_old.p;
+  a.scale = x.scale.p;
   const View* old = ps.old.tau;
   a.Txx_o = old[0].p, a.Tyy_o = old[1].p, a.Tzz_o = old[2].p;
   a.Txy_o = old[3].p, a.Txz_o = old[4].p, a.Tyz_o = old[5].p;
@@ -113,12 +114,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     real exc;
     Compaction cmp;
   };
-  auto porous = [&](real phi_old, real P, real Pf) {
+  auto porous = [&](real phi_old, real P, real Pf, real scale) {
     const real Pe = P - Pf, w = K.mat.weakening_factor(Pe);
-    const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, w, K.dt);
+    const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, w, K.dt, scale);
     Porous p;
     p.exc = pr.phi - K.phi_ref;
-    p.cmp = {pr.rate, K.mat.compaction_coefficient(p.exc + K.phi_ref, Pe, w)};
+    p.cmp = {pr.rate, K.mat.compaction_coefficient(p.exc + K.phi_ref, Pe, w, scale)};
     return p;
   };
   // The ghost beyond an open side from the first and second cells inside (LogLinearGhost).
@@ -154,7 +155,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   real txz0 = 0, tyz0 = 0, szz_prev = 0, inv_prev = 0;
   real pf_prev, pf0 = col.load(a.Pf, o), kp_prev, kp0;
   Porous cell0{};  // Fused: this column's porosity and compaction at k
-  if (Fused) cell0 = porous(col.load(a.phi_old, o), col.load(a.P, o), pf0);
+  if (Fused) cell0 = porous(col.load(a.phi_old, o), col.load(a.P, o), pf0, col.load(a.scale, o));
   real exc_prev, exc0 = Fused ? cell0.exc : col.load(a.exc, o);
   {
     const int q = o - sz;
@@ -163,11 +164,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     if (!Fused)
       exc_prev = col.load(a.exc, q);
     else if (kb == 0 && a.open_z[0])
-      exc_prev = extrapolated(
-          exc0,
-          porous(col.load(a.phi_old, o + sz), col.load(a.P, o + sz), col.load(a.Pf, o + sz)).exc);
+      exc_prev = extrapolated(exc0, porous(col.load(a.phi_old, o + sz), col.load(a.P, o + sz),
+                                           col.load(a.Pf, o + sz), col.load(a.scale, o + sz))
+                                        .exc);
     else
-      exc_prev = porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev).exc;
+      exc_prev =
+          porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev, col.load(a.scale, q)).exc;
     kp_prev = perm(exc_prev);
     kp0 = perm(exc0);
     sp.Vz1[t] = vz0;
@@ -185,7 +187,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real mm_prev = col.load(a.mu_max, q), P_prev = col.load(a.P, q),
                  phi_old_prev = col.load(a.phi_old, q);
       inv_prev = divide(1, mm_prev);
-      const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref);
+      const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref,
+                                           col.load(a.scale, q));
       const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, st.div, 0);
       const real e = stokes::with_old_stress(st.ezz - stokes::tiled::isotropic_rate(c, st), el,
                                              ld_old(a.Tzz_o, q));
@@ -198,9 +201,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   // and the fluid of k need), loaded one plane ahead so that memory works while the plane
   // computes.
   struct Column {
-    real P, Txx, Tyy, Tzz, Txy, mm, phi_old, dPf, Txx_o, Tyy_o, Tzz_o, Txy_o;
+    real P, Txx, Tyy, Tzz, Txy, mm, phi_old, scale, dPf, Txx_o, Tyy_o, Tzz_o, Txy_o;
     real vx1, vy1, vz1, mu1, Txz1, Tyz1, Txz_o1, Tyz_o1, pf1, exc1;
-    real P1, phi_old1;  // Fused: for the porosity excess at k + 1 (exc1 is not loaded)
+    real P1, phi_old1, scale1;  // Fused: for the porosity excess at k + 1 (exc1 is not loaded)
   };
   auto column = [&](int q) {
     const int u = q + sz;
@@ -211,6 +214,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
                   col.load(a.Txy, q),
                   col.load(a.mu_max, q),
                   col.load(a.phi_old, q),
+                  Fused ? real(0) : col.load(a.scale, q),
                   col.load(a.dPf, q),
                   ld_old(a.Txx_o, q),
                   ld_old(a.Tyy_o, q),
@@ -227,7 +231,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
                   col.load(a.Pf, u),
                   Fused ? real(0) : col.load(a.exc, u),
                   Fused ? col.load(a.P, u) : real(0),
-                  Fused ? col.load(a.phi_old, u) : real(0)};
+                  Fused ? col.load(a.phi_old, u) : real(0),
+                  Fused ? col.load(a.scale, u) : real(0)};
   };
   Column next = column(o);
   for (int k = kb; k < ke; ++k, o += sz) {
@@ -242,7 +247,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       if (k + 1 == a.n[2] && a.open_z[1])
         cell1.exc = extrapolated(exc0, exc_prev);
       else
-        cell1 = porous(now.phi_old1, now.P1, pf1);
+        cell1 = porous(now.phi_old1, now.P1, pf1, now.scale1);
     }
     const real exc1 = Fused ? cell1.exc : now.exc1;
     const real kp1 = perm(exc1), inv = divide(1, mm);
@@ -265,7 +270,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
           stokes::tiled::cell_strain(c, sp.Vx[t + 1] - vx0, sp.Vy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm, f = relax_factor(g, mu0);
       const Compaction cmp =
-          Fused ? cell0.cmp : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref);
+          Fused ? cell0.cmp
+                : compaction_of(K, now.P, pf0, now.phi_old, exc0 + K.phi_ref, now.scale);
       const real Pn = solid_pressure<false>(K, now.P, cmp, mm, st.div, 0);
       using stokes::with_old_stress;
       const real div3 = stokes::tiled::isotropic_rate(c, st);

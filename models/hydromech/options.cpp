@@ -49,10 +49,22 @@ void add_material(io::Schema& s) {
         "Effective-pressure width of a tanh switch between compaction and decompaction "
         "viscosities (0: sharp switch at Pe = 0)")
       .at_least(0);
-  s.add("hydromech.buoyancy", Type::number, 1.0,
-        "(rho_solid - rho_fluid) g: drives the fluid up the last active axis (x in 1-D, y in 2-D, "
-        "z in 3-D)")
+  s.add("hydromech.buoyancy", Type::number, nullptr,
+        "B = (rho_solid - rho_fluid) g: drives the fluid up the last active axis (x in 1-D, y in "
+        "2-D, z in 3-D); null: from hydromech.density and hydromech.gravity where they are set, "
+        "else 1 (scaled units)")
       .at_least(0);
+  s.add("hydromech.density.solid", Type::number, nullptr,
+        "Density rho_s of the solid grains (with hydromech.density.fluid and hydromech.gravity "
+        "instead of hydromech.buoyancy; pressures are measured from the lithostat, so only "
+        "(rho_s - rho_f) g enters)")
+      .above(0);
+  s.add("hydromech.density.fluid", Type::number, nullptr,
+        "Density rho_f of the pore fluid (below rho_s)")
+      .above(0);
+  s.add("hydromech.gravity", Type::number, nullptr,
+        "Gravitational acceleration g, acting down the last active axis")
+      .above(0);
 }
 
 void add_initial(io::Schema& s) {

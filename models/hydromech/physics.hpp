@@ -1,8 +1,11 @@
 #pragma once
 // Material laws and flux building blocks of two-phase viscous compaction (porosity waves), shared
 // by the reduced (porosity, effective pressure) variant and a coupled (solid Stokes + Darcy) one.
-// Equations and scaling: docs/models/hydromech.md. Small-porosity (Boussinesq) limit: factors
-// (1 - phi) are 1, so fluid volume is carried by the Darcy flux alone.
+// Equations and scaling: docs/models/hydromech.md. The laws are written for the small-porosity
+// (Boussinesq) limit, where the factors (1 - phi) are 1; the coupled variant's two-phase system
+// hands each cell its factor 1 / (1 - phi) (and a strain-rate factor of the bulk viscosity) as
+// `scale`, which multiplies the compaction rate per unit effective pressure (scale = 1: the limit,
+// the same bits).
 
 #include <cmath>
 #include <type_traits>
@@ -73,9 +76,9 @@ struct Material {
   SH_HD real compaction_coefficient(real phi, real Pe) const {
     return compaction_coefficient(phi, Pe, weakening_factor(Pe));
   }
-  // The same with the weakening factor w = weakening_factor(Pe) already at hand.
-  SH_HD real compaction_coefficient(real phi, real /*Pe*/, real w) const {
-    return m == 0 ? w * reta0 : w * reta0 * phi * rphi0;
+  // The same with the weakening factor w = weakening_factor(Pe) already at hand, times `scale`.
+  SH_HD real compaction_coefficient(real phi, real /*Pe*/, real w, real scale = 1) const {
+    return (m == 0 ? w * reta0 : w * reta0 * phi * rphi0) * scale;
   }
 
   // Porosity at the end of a step of dphi/dt = -Pe / eta_phi(phi, Pe) from phi_old, with Pe held
@@ -85,8 +88,8 @@ struct Material {
   SH_HD real porosity(real phi_old, real Pe, real dt) const {
     return porosity(phi_old, Pe, weakening_factor(Pe), dt);
   }
-  SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
-    const real x = dt * Pe * w * reta0;
+  SH_HD real porosity(real phi_old, real Pe, real w, real dt, real scale = 1) const {
+    const real x = dt * Pe * w * reta0 * scale;
     // exp_normal: the exponent is at least -kMaxDecay, so exp's own bits.
     return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(fmax(-x * rphi0, real(-kMaxDecay)));
   }
@@ -96,9 +99,9 @@ struct Material {
   SH_HD real compaction_rate(real phi_old, real Pe, real dt) const {
     return compaction_rate(phi_old, Pe, weakening_factor(Pe), dt);
   }
-  SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt) const {
-    if (m == 0) return Pe * w * reta0;
-    const real x = dt * Pe * w * reta0;
+  SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt, real scale = 1) const {
+    if (m == 0) return Pe * w * reta0 * scale;
+    const real x = dt * Pe * w * reta0 * scale;
     return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxDecay))) / dt;
   }
 
@@ -107,9 +110,10 @@ struct Material {
   struct PorosityAndRate {
     real phi, rate;
   };
-  SH_HD PorosityAndRate porosity_and_rate(real phi_old, real Pe, real w, real dt) const {
-    const real x = dt * Pe * w * reta0;
-    if (m == 0) return {phi_old - x, Pe * w * reta0};
+  SH_HD PorosityAndRate porosity_and_rate(real phi_old, real Pe, real w, real dt,
+                                          real scale = 1) const {
+    const real x = dt * Pe * w * reta0 * scale;
+    if (m == 0) return {phi_old - x, Pe * w * reta0 * scale};
     const ExpPair g = exp_expm1(fmax(-x * rphi0, real(-kMaxDecay)));
     return {phi_old * g.exp, divide(-phi_old * g.expm1, dt)};
   }

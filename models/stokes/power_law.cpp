@@ -13,15 +13,7 @@ namespace staghorn::stokes {
 
 void PowerLawOptions::add_to(io::Schema& s) {
   using io::Type;
-  s.add("stokes.power_law.n", Type::number, 1.0,
-        "Stress exponent n of the matrix's power-law viscosity eta = eta0 (eps_II / eps_ref)^(1/n "
-        "- 1), eta0 = stokes.viscosity, eps_II = sqrt(eps_ij eps_ij / 2) of the deviatoric strain "
-        "rate; 1: Newtonian (no cost)")
-      .at_least(1)
-      .at_most(100);
-  s.add("stokes.power_law.eps_ref", Type::number, 1.0,
-        "Reference strain rate of the matrix's power law (where eta = eta0)")
-      .above(0);
+  PowerLawKeys::add_to(s, "stokes.power_law", "stokes.viscosity (the matrix's)");
   s.add("stokes.inclusion.power_law.n", Type::number, 1.0,
         "Stress exponent of the inclusion's power law (eta0 = stokes.inclusion.viscosity); cells "
         "at least half inside the inclusion take it")
@@ -30,42 +22,18 @@ void PowerLawOptions::add_to(io::Schema& s) {
   s.add("stokes.inclusion.power_law.eps_ref", Type::number, nullptr,
         "Reference strain rate of the inclusion's power law (null: the matrix's)")
       .above(0);
-  s.add("stokes.power_law.eta_min", Type::number, 0.0,
-        "Lower bound on the power-law viscosity (0: none)")
-      .at_least(0);
-  s.add("stokes.power_law.eta_max", Type::number, nullptr,
-        "Upper bound on the power-law viscosity (null: none; with n > 1 a region at rest has an "
-        "unbounded viscosity, and the iterations slow down as the viscosity contrast grows)")
-      .above(0);
-  s.add("stokes.power_law.relaxation", Type::number, 0.5,
-        "Relaxation theta of each viscosity update in log space, mu <- mu^(1-theta) eta^theta "
-        "(1: no relaxation)")
-      .above(0)
-      .at_most(1);
-  s.add("stokes.power_law.interval", Type::integer, 1,
-        "PT iterations between viscosity updates (each update: one pass over the cells and two "
-        "halo exchanges)")
-      .at_least(1);
 }
 
 PowerLawOptions PowerLawOptions::from(const io::json& c) {
   using io::at_path;
+  const PowerLawKeys keys = PowerLawKeys::from(c, "stokes.power_law");
   PowerLawOptions o;
-  o.matrix = {at_path(c, "stokes.power_law.n").get<real>(),
-              at_path(c, "stokes.power_law.eps_ref").get<real>()};
+  o.matrix = {keys.n, keys.eps_ref};
   o.inclusion.n = at_path(c, "stokes.inclusion.power_law.n").get<real>();
   const io::json& e = at_path(c, "stokes.inclusion.power_law.eps_ref");
   o.inclusion.eps_ref = e.is_null() ? o.matrix.eps_ref : e.get<real>();
-  o.update.eta_min = at_path(c, "stokes.power_law.eta_min").get<real>();
-  if (const io::json& v = at_path(c, "stokes.power_law.eta_max"); !v.is_null())
-    o.update.eta_max = v.get<real>();
-  if (o.update.eta_max > 0 && o.update.eta_max <= o.update.eta_min)
-    throw io::ConfigError(
-        "stokes.power_law.eta_max: " + at_path(c, "stokes.power_law.eta_max").dump() +
-        " must be above stokes.power_law.eta_min (" +
-        at_path(c, "stokes.power_law.eta_min").dump() + ")");
-  o.update.theta = at_path(c, "stokes.power_law.relaxation").get<real>();
-  o.interval = at_path(c, "stokes.power_law.interval").get<int>();
+  o.update = keys.update;
+  o.interval = keys.interval;
   return o;
 }
 

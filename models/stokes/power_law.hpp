@@ -6,6 +6,7 @@
 #include "core/field.hpp"
 #include "io/schema.hpp"
 #include "models/staggered_stokes/power_law.hpp"
+#include "models/staggered_stokes/power_law_keys.hpp"
 
 namespace staghorn::stokes {
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "core/decomposition.hpp"
@@ -98,6 +99,21 @@ TEST(CoupledWave, TravelsAtTwoAPlusOneAndConvergesWithResolution) {
   EXPECT_LT(order, 1.6);
 }
 
+// The two-phase system at a small porosity is its small-porosity limit: phi0 = 1e-4 travels at
+// c = 2A + 1 (the factors 1 - phi and the solid's advection of the porosity are of order phi).
+TEST(CoupledWave, TwoPhaseAtSmallPorosityKeepsTheLimitSpeed) {
+  Column col;
+  col.phi0 = 1e-4;
+  io::json c = col.config(200, 0.025);
+  c["hydromech"]["coupled"]["physics"] = "two_phase";
+  CoupledRun r(c);
+  const double start = centroid(r, col);
+  r.run();
+  const double speed = (centroid(r, col) - start) / col.t_end;
+  RecordProperty("speed", std::to_string(speed));
+  EXPECT_NEAR(speed / col.wave().speed(), 1, 0.005) << "measured speed " << speed;
+}
+
 // A blob rising in a closed 2-D box (no Darcy flux through any side, free-slip walls), bulk
 // viscosity ~ 1/phi: the fluid volume stays, the porosity excess rises.
 io::json closed_box() {
@@ -128,6 +144,53 @@ TEST(CoupledFluidVolume, ConservedInAClosedBoxWhileTheBlobRises) {
   for (const char* e :
        {"residual_momentum_x", "residual_momentum_y", "residual_solid_mass", "residual_fluid_mass"})
     EXPECT_LT(r.diagnostic(e), 1e-8) << e;
+}
+
+// 100 steps of the two-phase system with a porosity- and strain-rate-dependent shear viscosity:
+// a blob rises through a 2-D box with solid walls (free slip: no solid crosses them), open to the
+// fluid at the top and bottom: the buoyant fluid enters below and leaves above. Each step, the
+// fluid volume changes by what the Darcy flux carries out net (with rigid walls the mixture
+// keeps its volume: out and in nearly balance) and the solid volume not at all, both up to the
+// residuals the solver leaves (the steps' balance errors): summed over the run, to the solver's
+// tolerance.
+TEST(CoupledVolumes, SolidAndFluidBalancedByWhatCrossesTheSidesOverAHundredSteps) {
+  io::json c = closed_box();
+  c["grid"]["n"] = {12, 24, 1};
+  c["time"] = {{"dt", 0.002}, {"steps", 100}};
+  c["hydromech"]["phi0"] = 0.05;
+  c["hydromech"]["boundary"].erase("y_lo");  // open (pf = 0)
+  c["hydromech"]["boundary"].erase("y_hi");
+  c["hydromech"]["coupled"] = {
+      {"physics", "two_phase"},
+      {"porosity_weakening", 10},
+      {"power_law", {{"n", 3}, {"eps_ref", 0.1}, {"eta_min", 0.1}, {"eta_max", 10}}}};
+  CoupledRun r(c);
+  const double fluid0 = r.diagnostic("fluid_volume"), solid0 = r.diagnostic("solid_volume");
+  double carried = 0, entered = 0, fluid_bound = 0, solid_bound = 0, v_max = 0;
+  for (int step = 0; step < 100; ++step) {
+    r.model->advance(r.settings.dt);
+    carried += r.settings.dt * (r.diagnostic("fluid_outflow") - r.diagnostic("fluid_inflow"));
+    entered += r.settings.dt * r.diagnostic("fluid_inflow");
+    fluid_bound += r.diagnostic("balance_error") * r.diagnostic("fluid_volume");
+    solid_bound += r.diagnostic("solid_balance_error") * r.diagnostic("solid_volume");
+    v_max = std::max(v_max, r.diagnostic("solid_velocity_max"));
+  }
+  const double fluid_gap = r.diagnostic("fluid_volume") - fluid0 + carried;
+  const double solid_gap = r.diagnostic("solid_volume") - solid0;
+  char record[200];
+  std::snprintf(record, sizeof record,
+                "fluid: entered %.3e, carried out net %.3e, gap %.3e (bound %.3e); solid: gap "
+                "%.3e (bound %.3e)",
+                entered, carried, fluid_gap, fluid_bound, solid_gap, solid_bound);
+  RecordProperty("balance", record);
+  std::printf("%s\n", record);
+  EXPECT_GT(entered, 1e3 * fluid_bound);  // fluid does cross the sides
+  EXPECT_GT(v_max, 0);                                // and the solid carries porosity
+  const double roundoff = 1e-12 * fluid0;
+  EXPECT_LE(std::fabs(fluid_gap), fluid_bound + roundoff);
+  EXPECT_LE(std::fabs(solid_gap), solid_bound + 1e-12 * solid0);
+  EXPECT_LT(fluid_bound / fluid0, 1e-6);  // the solver's tolerance (1e-8 per step)
+  EXPECT_LT(solid_bound / solid0, 1e-6);
 }
 
 // Maxwell shear rheology: a stiff elastic matrix (G dt >> eta_s) behaves as the viscous one; a
@@ -175,6 +238,53 @@ TEST(CoupledConfig, NamesTheKeysItCannotUse) {
   c["hydromech"]["coupled"]["shear_modulus"] = 1.0;
   EXPECT_NE(error_of([&] { CoupledRun r(c); }).find("hydromech.coupled.shear_modulus"),
             std::string::npos);
+}
+
+// The two-phase system's inputs: each refusal names its key.
+TEST(CoupledConfig, TwoPhaseNamesWhatItRefuses) {
+  auto refused = [](const std::function<void(io::json&)>& edit) {
+    io::json c = closed_box();
+    c["hydromech"]["coupled"]["physics"] = "two_phase";
+    edit(c);
+    return error_of([&] { CoupledRun r(c); });
+  };
+  auto names = [](const std::string& error, const std::string& key) {
+    return error.find(key) != std::string::npos;
+  };
+  EXPECT_TRUE(names(refused([](io::json& c) { c["hydromech"]["phi0"] = 1.0; }), "hydromech.phi0"));
+  EXPECT_TRUE(names(refused([](io::json& c) { c["hydromech"]["initial"]["amplitude"] = 150; }),
+                    "hydromech.initial"));
+  EXPECT_TRUE(names(refused([](io::json& c) { c["hydromech"]["coupled"]["power_law"]["n"] = -2; }),
+                    "hydromech.coupled.power_law.n"));
+  EXPECT_TRUE(
+      names(refused([](io::json& c) { c["hydromech"]["coupled"]["porosity_weakening"] = -1; }),
+            "hydromech.coupled.porosity_weakening"));
+  EXPECT_TRUE(names(refused([](io::json& c) {
+                      c["hydromech"]["coupled"]["power_law"] = {{"eta_min", 2}, {"eta_max", 1}};
+                    }),
+                    "hydromech.coupled.power_law.eta_max"));
+  EXPECT_TRUE(names(refused([](io::json& c) {
+                      c["hydromech"]["coupled"]["bulk_power_law"] = true;  // without a power law
+                    }),
+                    "hydromech.coupled.bulk_power_law"));
+  EXPECT_TRUE(names(refused([](io::json& c) {
+                      c["hydromech"]["materials"]["phases"] = {{{"shape", "layer"},
+                                                                 {"normal", {0, 1, 0}},
+                                                                 {"from", 30},
+                                                                 {"to", 40},
+                                                                 {"porosity", 0.03}}};
+                    }),
+                    "hydromech.materials.phases[0]"));
+  EXPECT_TRUE(names(refused([](io::json& c) {
+                      c["hydromech"]["density"] = {{"solid", 1.0}, {"fluid", 2.0}};
+                      c["hydromech"]["gravity"] = 1.0;
+                    }),
+                    "hydromech.density.fluid"));
+  EXPECT_TRUE(names(refused([](io::json& c) {
+                      c["hydromech"]["buoyancy"] = 1.0;
+                      c["hydromech"]["gravity"] = 1.0;
+                    }),
+                    "hydromech.buoyancy"));
 }
 
 }  // namespace
