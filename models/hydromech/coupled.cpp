@@ -123,8 +123,16 @@ real CoupledHydroMech::fluid_drive() const {
   return opt_.two_phase ? (1 - phi_ref_) * opt_.mat.buoyancy : opt_.mat.buoyancy;
 }
 
-real CoupledHydroMech::Re() const { return opt_.Re.value_or(24); }
-real CoupledHydroMech::r() const { return opt_.r.value_or(2); }
+namespace {
+// The solid's PT parameters the tuning starts from (Re) and keeps (r): the best of a sweep over Re
+// 8..64 and r 0.5..16 on a rising blob and a reservoir's first step (docs/models/hydromech.md).
+constexpr real kStartRe = 24, kR = 4;
+}  // namespace
+
+real CoupledHydroMech::Re() const {
+  return damping_ ? damping_->Re() : opt_.Re.value_or(kStartRe);
+}
+real CoupledHydroMech::r() const { return opt_.r.value_or(kR); }
 
 coupled::Constants CoupledHydroMech::constants() const {
   const Grid& g = dec_.grid();
@@ -198,6 +206,10 @@ void CoupledHydroMech::begin_solve(real dt) {
   dt_ = dt;
   cfl_ = opt_.solver.cfl;  // a retry's smaller pseudo-step holds for its own step only
   solve_iterations_ = 0;
+  if (!opt_.Re) {
+    const Int3& n = dec_.grid().n;
+    damping_.emplace(kStartRe, std::max({n.x, n.y, n.z}));
+  }
   if (opt_.two_phase)
     advect_porosity();
   else
@@ -231,6 +243,7 @@ void CoupledHydroMech::derive_from_viscosity(ViscosityMode mode) {
 void CoupledHydroMech::retry(real factor) {
   abandon_step();
   cfl_ *= factor;
+  if (damping_) damping_->restart();
 }
 
 // The iterate's porosity (as its excess over phi_ref) everywhere, halos and ghosts included: the
@@ -307,7 +320,7 @@ void CoupledHydroMech::iterate_dim(int count) {
     else
       porosity_pass();
     // A varying viscosity follows the iterate inside the iterations.
-    if (varying_viscosity() && ++solve_iterations_ % opt_.shear_interval == 0)
+    if (++solve_iterations_ % opt_.shear_interval == 0 && varying_viscosity())
       update_viscosity(ViscosityMode::relax);
   }
 }
@@ -394,6 +407,11 @@ std::vector<pt::Residual> CoupledHydroMech::residuals() {
   }
   // A varying viscosity must also be the law's for the iterate.
   if (varying_viscosity()) out.push_back(viscosity_residual());
+  if (damping_) {
+    std::vector<double> distances;
+    for (const pt::Residual& e : out) distances.push_back(e.norm / opt_.solver.tol);
+    damping_->observe(solve_iterations_, distances);
+  }
   return out;
 }
 

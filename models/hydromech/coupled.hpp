@@ -10,6 +10,7 @@
 #include "models/hydromech/two_phase.hpp"
 #include "models/materials/options.hpp"
 #include "models/pt_model.hpp"
+#include "models/staggered_stokes/damping.hpp"
 #include "models/staggered_stokes/walls.hpp"
 
 namespace staghorn::hydromech {
@@ -162,7 +163,10 @@ class CoupledHydroMech final : public PtModel {
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
   bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
   int tiled_shape_ = 0;
-  long long solve_iterations_ = 0;  // of this solve (attempt): viscosity updates every interval
+  long long solve_iterations_ = 0;  // of this solve (attempt): viscosity updates, damping
+  // hydromech.coupled.Re = null: the damping tuned from each step's residual history, from
+  // kStartRe each step (a restart repeats it bit for bit).
+  std::optional<stokes::DampingControl> damping_;
   real front_start_ = 0;            // the chimney's front at the step's start
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)

@@ -194,13 +194,40 @@ SH_HD inline FluidEval fluid(const Constants& k, const View& P, const Extra& x, 
       Sourced ? x.src.fluid.p[o] : real(0));
 }
 
-// The reduced variant's optimal local pseudo-step for the fluid pressure.
-SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e) {
+// The solid pressure's share of the exchange's relaxation in one iteration: theta = K~dtau C' /
+// (1 + K~dtau C') (solid_pressure's implicit step, from the cell's mu_max), in [0, 1).
+SH_HD inline float solid_exchange_share(const Constants& k, real C, real mu_max) {
+  const float g = static_cast<float>(k.sp.r * k.sp.gdt * mu_max * C);
+  return g / (1 + g);
+}
+
+// How much the solid's shear resists the compaction the fluid's exchange asks for: the exchange
+// coefficient C' = 1 / eta_phi of a cell acts on Pe like 1 / (eta_phi + c mu) once the solid
+// responds (1-D: c = 4/3, the coupled wave's bulk viscosity eta_phi + 4/3 eta_s). c sets the
+// slowest mode the fluid's damping is tuned for, not the result; 4 converged fastest over
+// 0, 1/2, 4/3, 4 and 16 on a rising blob and a reservoir (docs/models/hydromech.md).
+constexpr float kShearCompaction = 4;
+
+// The reduced variant's optimal local pseudo-step for the fluid pressure, its damping tuned for
+// the slowest mode of the coupled exchange (kShearCompaction) and its step shortened where the
+// solid pressure relaxes the same exchange in the same iteration. Both move Pe = p - pf from the
+// same old values (p by theta of the way, pf by dtau C'), so the exchange mode is stable only
+// while theta + dtau C' < 2: the fluid's step alone may reach 2 - 2d (reaction-dominated cells,
+// strong decompaction weakening), and with theta near 1 the pair overshoots and the iterations
+// stall. dtau / (1 + theta) keeps theta + dtau C' below 2 for any theta and changes nothing where
+// the solid barely relaxes the exchange (theta ~ 0, compaction).
+SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e, real mu, real mu_max) {
   const real dkdp = e.phi > 0 ? divide(k.mat.n * e.k_c, e.phi) * k.dt * e.r : real(0);
   const real stiff = 4 * e.k_max * k.sum_rdx2 + real(0.5) * dkdp * e.dk;
   const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
   const real t = divide(1, r);
-  return pt::optimal_step(stiff * t / 4, e.k_c * k.slowest * t, t, k.cfl);
+  // The slowest mode (1 + b) / t: the Darcy flux's over the domain plus the exchange as the
+  // solid lets it act, 1 / (1 + c mu C') of C' = 1 / t.
+  const float resisted = static_cast<float>(e.r * mu) * kShearCompaction;
+  const float b = static_cast<float>(e.k_c * k.slowest * t) + 1 / (1 + resisted) - 1;
+  pt::Step s = pt::optimal_step(stiff * t / 4, b, t, k.cfl);
+  s.dtau *= static_cast<real>(1 / (1 + solid_exchange_share(k, e.r, mu_max)));
+  return s;
 }
 
 // The buoyancy's "density" in stokes::momentum_*: g[up] = B times the excess porosity.
@@ -221,7 +248,8 @@ struct Iteration {
     stokes::update_solid<Dim>(ps, buoyant(ps), out, i, j, k, MomentumSource<Sourced>{ps.x.src});
     const Off o = ps.s.P.offset(i, j, k);
     const FluidEval f = fluid<Dim, Sourced>(ps.k, ps.s.P, ps.x, o);
-    Pf_new.p[o] = pt::advance(ps.x.Pf.p[o], f.R, ps.x.dPfdtau.p[o], fluid_step(ps.k, f));
+    Pf_new.p[o] = pt::advance(ps.x.Pf.p[o], f.R, ps.x.dPfdtau.p[o],
+                              fluid_step(ps.k, f, ps.m.mu.p[o], ps.m.mu_max.p[o]));
   }
 };
 

@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
         const real kp[7] = {kp0, sKp[t - 1], sKp[t + 1], sKp[t - TX], sKp[t + TX], kp_prev, kp1};
         const FluidEval fl = fluid_of<3, false>(K, pf, kp, exc0 + K.phi_ref, cmp, 0);
         real v = now.dPf;
-        a.oPf[o] = pt::advance(pf0, fl.R, v, fluid_step(K, fl));
+        a.oPf[o] = pt::advance(pf0, fl.R, v, fluid_step(K, fl, mu0, mm));
         a.dPf[o] = v;
       }
     }

@@ -7,7 +7,7 @@
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/walls.hpp"
-#include "models/stokes/damping.hpp"
+#include "models/staggered_stokes/damping.hpp"
 #include "models/stokes/power_law.hpp"
 #include "models/stokes/rigid_body.hpp"
 

@@ -1,6 +1,6 @@
-// The damping control of the Stokes PT iterations (models/stokes/damping.hpp) on a synthetic
+// The damping control of the Stokes PT iterations (models/staggered_stokes/damping.hpp) on a synthetic
 // residual history: a decaying oscillation whose damping ratio depends on Re with a known best.
-#include "models/stokes/damping.hpp"
+#include "models/staggered_stokes/damping.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "models/stokes/damping.hpp"
+#include "models/staggered_stokes/damping.hpp"
 
 #include <algorithm>
 #include <cmath>
