@@ -75,6 +75,7 @@ if [[ $quick != quick ]]; then
   model diffusion.run512.n3 models/diffusion/examples/diffusion3d_gpu_512.json --set diffusion.exponent=3
   model diffusion.run512.n0 models/diffusion/examples/diffusion3d_gpu_512.json --set diffusion.exponent=0
   model hydromech.coupled3d models/hydromech/examples/hydromech3d_coupled_blob_gpu.json --set time.steps=2
+  model hydromech.pipe3d models/hydromech/examples/hydromech3d_pipe_gpu.json --set time.steps=2
 fi
 
 echo "== ledger ($(wc -l < "$ledger") figures, commit $commit, $device)"

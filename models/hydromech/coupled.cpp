@@ -114,7 +114,13 @@ double CoupledHydroMech::bytes_per_cell_iteration() const {
   // phi_old, exc, mu, mu_max, the compaction scale (+ tau_old)
   int read = 5 + (opt_.shear.G > 0 ? stress : 0);
   // + exc written by the porosity pass; none of it where the kernel computes exc itself.
-  return (fused_porosity() ? 2 * updated + read - 1 : 2 * updated + read + 1) * sizeof(real);
+  double fields = fused_porosity() ? 2 * updated + read - 1 : 2 * updated + read + 1;
+  // A varying viscosity's update every interval: v, exc, A and mu_s read, mu_s, mu and the scale
+  // written, mu_max from mu (read, written), and the porosity pass it needs where the kernel
+  // computes the porosity itself (phi_old, p, pf, the scale read, exc written).
+  if (varying_viscosity())
+    fields += (d + 3 + 3 + 2 + (fused_porosity() ? 5 : 0)) / double(opt_.shear_interval);
+  return fields * sizeof(real);
 }
 
 // The fluid's drive relative to the lithostat of phi_ref: (rho_ref - rho_f) g = (1 - phi_ref) B

@@ -90,8 +90,8 @@ struct Material {
   }
   SH_HD real porosity(real phi_old, real Pe, real w, real dt, real scale = 1) const {
     const real x = dt * Pe * w * reta0 * scale;
-    // exp_normal: the exponent is at least -kMaxDecay, so exp's own bits.
-    return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(fmax(-x * rphi0, real(-kMaxDecay)));
+    // exp_normal: the exponent is at least -kMaxChange, so exp's own bits.
+    return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(bounded_exponent(-x * rphi0));
   }
 
   // The step's mean compaction rate (phi_old - phi) / dt = Pe / eta_phi(phi_mean, Pe), phi_mean
@@ -102,7 +102,7 @@ struct Material {
   SH_HD real compaction_rate(real phi_old, real Pe, real w, real dt, real scale = 1) const {
     if (m == 0) return Pe * w * reta0 * scale;
     const real x = dt * Pe * w * reta0 * scale;
-    return -phi_old * expm1(fmax(-x * rphi0, real(-kMaxDecay))) / dt;
+    return -phi_old * expm1(bounded_exponent(-x * rphi0)) / dt;
   }
 
   // porosity() and compaction_rate() of the same (phi_old, Pe, w) together: for m = 1 both from
@@ -114,13 +114,17 @@ struct Material {
                                           real scale = 1) const {
     const real x = dt * Pe * w * reta0 * scale;
     if (m == 0) return {phi_old - x, Pe * w * reta0 * scale};
-    const ExpPair g = exp_expm1(fmax(-x * rphi0, real(-kMaxDecay)));
+    const ExpPair g = exp_expm1(bounded_exponent(-x * rphi0));
     return {phi_old * g.exp, divide(-phi_old * g.expm1, dt)};
   }
 
-  // The exponent's lower bound: in one step the porosity shrinks at most e^50-fold. Its growth is
-  // not bounded (a state that overflows it to inf is caught by the finite-state checks).
-  static constexpr int kMaxDecay = 50;
+  // The exponent's bounds: in one step the porosity shrinks or grows at most e^50-fold. No
+  // converged step comes near them; they keep a wild iterate (strong decompaction weakening early
+  // in a solve) finite, for the iterations to recover from or the divergence check to stop.
+  static constexpr int kMaxChange = 50;
+  SH_HD static real bounded_exponent(real y) {
+    return fmin(fmax(y, real(-kMaxChange)), real(kMaxChange));
+  }
 };
 
 // What drives the Darcy flux across a face: grad Pe + buoyancy along the face normal.

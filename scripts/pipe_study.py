@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Tools of the fluid-escape-pipe study (docs/models/hydromech.md, "Study: a fluid escape pipe"),
+for snapshots too large to bring back from a GPU machine.
+
+  pipe_study.py extract RUN OUT [--coarsen 2]
+      The porosity of every snapshot of RUN, averaged over coarsen^3 blocks, as float32 arrays in
+      OUT/porosity.npz (phi_STEP, time_STEP, spacing), and RUN's diagnostics.csv copied to OUT.
+      Reads the NetCDF-4 files as HDF5 (h5py), so it runs where netCDF's Python bindings are not.
+  pipe_study.py compare A.nc B.nc
+      Every variable of two snapshots equal to the bit (exit 1 otherwise): a run split over ranks
+      against one on a single rank.
+  pipe_study.py plot DIR [--out PNG]
+      The chimney's front height (and the porosity maximum's) against time from DIR/diagnostics.csv.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import sys
+
+import numpy as np
+
+
+def open_h5(path):
+    import h5py
+    return h5py.File(path, "r")
+
+
+def coarsened(a, c):
+    """The mean over c x c x c blocks (the last block of an axis may be short)."""
+    if c <= 1:
+        return a
+    pad = [(0, (-n) % c) for n in a.shape]
+    b = np.pad(a, pad, mode="edge")
+    shape = []
+    for n in b.shape:
+        shape += [n // c, c]
+    return b.reshape(shape).mean(axis=tuple(range(1, 2 * a.ndim, 2)))
+
+
+def extract(args):
+    os.makedirs(args.out, exist_ok=True)
+    arrays = {}
+    for path in sorted(glob.glob(os.path.join(args.run, "*.nc"))):
+        m = re.search(r"_(\d+)\.nc$", path)
+        if not m or "diagnostics" in path:
+            continue
+        with open_h5(path) as f:
+            phi = np.asarray(f["phi"][0], dtype=np.float64)
+            step = m.group(1)
+            arrays["phi_" + step] = coarsened(phi, args.coarsen).astype(np.float32)
+            arrays["time_" + step] = np.float64(f["time"][0])
+            if "spacing" not in arrays:
+                arrays["spacing"] = np.array(
+                    [float(f[a][1] - f[a][0]) * args.coarsen for a in ("x", "y", "z")
+                     if a in f])
+    np.savez_compressed(os.path.join(args.out, "porosity.npz"), **arrays)
+    shutil.copy(os.path.join(args.run, "diagnostics.csv"), args.out)
+    print(f"{len([k for k in arrays if k.startswith('phi_')])} snapshots into {args.out}")
+
+
+def compare(args):
+    with open_h5(args.a) as a, open_h5(args.b) as b:
+        names = sorted(k for k in a.keys() if hasattr(a[k], "shape"))
+        if names != sorted(k for k in b.keys() if hasattr(b[k], "shape")):
+            print("variables differ")
+            return 1
+        differ = [n for n in names if not np.array_equal(a[n][()], b[n][()], equal_nan=True)]
+    print(f"{len(names)} variables, {len(differ)} differ" + (": " + ", ".join(differ) if differ
+                                                              else " (identical to the bit)"))
+    return 1 if differ else 0
+
+
+def plot(args):
+    import csv
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(os.path.join(args.dir, "diagnostics.csv")) as f:
+        rows = [r for r in csv.DictReader(f)]
+    t = np.array([float(r["time"]) for r in rows])
+    front = np.array([float(r["front_height"]) for r in rows])
+    peak = np.array([float(r["peak_height"]) for r in rows])
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(t, front, label="front (phi >= threshold)")
+    ax.plot(t, peak, "--", label="porosity maximum")
+    ax.set_xlabel("time (compaction times)")
+    ax.set_ylabel("height (compaction lengths)")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("run")
+    e.add_argument("out")
+    e.add_argument("--coarsen", type=int, default=2)
+    c = sub.add_parser("compare")
+    c.add_argument("a")
+    c.add_argument("b")
+    g = sub.add_parser("plot")
+    g.add_argument("dir")
+    g.add_argument("--out", default="pipe_front.png")
+    args = p.parse_args()
+    return {"extract": extract, "compare": compare, "plot": plot}[args.command](args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
