@@ -1,8 +1,10 @@
 // The staghorn command: run, check and describe models from JSON configs.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "core/bounded_message.hpp"
 #include "core/comm.hpp"
 #include "core/error.hpp"
 #include "core/host_isa.hpp"
@@ -148,8 +150,7 @@ int execute(const Command& c, const Comm& comm) {
   } else if (c.verb == "describe") {
     if (comm.root()) describe(c.model, std::cout);
   } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {
-    app::check(c.request, comm, std::cout, c.print_config);
-    if (c.dry_run) app::predict(c.request, comm, std::cout);
+    app::check(c.request, comm, std::cout, c.print_config, c.dry_run);
   } else if (c.verb == "run") {
     app::run(c.request, comm, std::cout);
   } else {
@@ -161,7 +162,8 @@ int execute(const Command& c, const Comm& comm) {
 int report(const Comm& comm, const char* kind, const std::exception& e, int code) {
   // Every rank fails alike on bad input; for other errors a lone failing rank must not leave the
   // others waiting in a collective.
-  if (comm.root() || code != 1) std::cerr << "staghorn: " << kind << ": " << e.what() << std::endl;
+  if (comm.root() || code != 1)
+    std::cerr << "staghorn: " << kind << ": " << bounded_message(e.what()) << std::endl;
   if (code != 1 && comm.size() > 1) MPI_Abort(comm.get(), code);
   return code;
 }
@@ -180,6 +182,9 @@ int main(int argc, char** argv) {
               << ", which this CPU lacks: rebuild with -DSTAGHORN_CPU_ARCH=native (or \"\")\n";
     return 4;
   }
+  // A write beyond the file-size limit then fails with EFBIG, reported like a full disk, instead
+  // of killing the process (SIGXFSZ) with half a line written.
+  std::signal(SIGXFSZ, SIG_IGN);
   MpiSession mpi(&argc, &argv);
   const Comm comm;
   try {
@@ -189,15 +194,15 @@ int main(int argc, char** argv) {
       std::cerr << "staghorn: stopped: " << e.reason << "; restart snapshot '" << e.restart
                 << "' (continue with --restart " << e.restart << ")" << std::endl;
     return app::kStoppedExit;
-  } catch (const app::SnapshotWriteError& e) {
-    if (comm.root()) std::cerr << "staghorn: error: " << e.what() << std::endl;
-    if (e.library_broken) MPI_Abort(comm.get(), 4);
+  } catch (const app::OutputWriteError& e) {
+    if (comm.root()) std::cerr << "staghorn: error: " << bounded_message(e.what()) << std::endl;
+    if (e.abort_job) MPI_Abort(comm.get(), 4);
     return 4;
   } catch (const app::StartFailed& e) {
-    if (e.print) std::cerr << "staghorn: error: " << e.message << std::endl;
+    if (e.print) std::cerr << "staghorn: error: " << bounded_message(e.message) << std::endl;
     return e.code;
   } catch (const UsageError& e) {
-    if (comm.root()) std::cerr << "staghorn: " << e.what() << "\n" << kUsage;
+    if (comm.root()) std::cerr << "staghorn: " << bounded_message(e.what()) << "\n" << kUsage;
     return 2;
   } catch (const io::ConfigError& e) {
     return report(comm, "error", e, 1);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/boundary.hpp"
+#include "core/decimal.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
@@ -215,6 +216,32 @@ void Stokes::retry(real factor) {
   rigid_mobility_ *= factor * factor;
   if (rigid_mobility_ < real(0.05)) rigid_mobility_ = 0;
   refresh();
+}
+
+CarriedState Stokes::carried_state() const {
+  CarriedState s = PtModel::carried_state();
+  if (opt_.rigid_bodies.on) s.emplace_back("rigid_mobility", rigid_mobility_);
+  if (damping_) s.emplace_back("damping_Re", damping_->Re());
+  return s;
+}
+
+bool Stokes::take_carried(const std::string& name, double value) {
+  auto refuse = [&](const std::string& range) {
+    throw io::ConfigError("carried " + name + " = " + shortest(value) + " is not within " + range);
+  };
+  if (name == "rigid_mobility" && opt_.rigid_bodies.on) {
+    const double most = opt_.rigid_bodies.mobility;
+    if (!(value >= 0 && value <= most))
+      refuse("[0, stokes.rigid_bodies.mobility = " + shortest(most) + "]");
+    rigid_mobility_ = static_cast<real>(value);  // the bodies follow in refresh()
+    return true;
+  }
+  if (name == "damping_Re" && damping_) {
+    if (!(value > 0 && std::isfinite(value))) refuse("(0, inf)");
+    damping_->set_Re(static_cast<real>(value));
+    return true;
+  }
+  return PtModel::take_carried(name, value);
 }
 
 // The unknowns and (power law) the viscosity as begin_solve kept them, the stresses physical again.
