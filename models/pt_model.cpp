@@ -36,7 +36,11 @@ void PtModel::abandon_step() {
   refresh();
 }
 
-CarriedState PtModel::carried_state() const { return {{"pt_cfl", cfl_}}; }
+// As the factor retries multiplied solver.cfl by (powers of 1/2: exact both ways), so that a
+// restart with another solver.cfl applies the same retries to it.
+CarriedState PtModel::carried_state() const {
+  return {{"pt_cfl_scale", cfl_ / solver_.options().cfl}};
+}
 
 void PtModel::set_carried_state(const CarriedState& state) {
   for (const auto& [name, value] : state)
@@ -45,12 +49,10 @@ void PtModel::set_carried_state(const CarriedState& state) {
 }
 
 bool PtModel::take_carried(const std::string& name, double value) {
-  if (name != "pt_cfl") return false;
-  const double cfl = solver_.options().cfl;
-  if (!(value > 0 && value <= cfl))
-    throw io::ConfigError("carried pt_cfl = " + shortest(value) +
-                          " is not within (0, solver.cfl = " + shortest(cfl) + "]");
-  cfl_ = static_cast<real>(value);
+  if (name != "pt_cfl_scale") return false;
+  if (!(value > 0 && value <= 1))
+    throw io::ConfigError("carried pt_cfl_scale = " + shortest(value) + " is not within (0, 1]");
+  cfl_ = solver_.options().cfl * static_cast<real>(value);
   return true;
 }
 

@@ -28,7 +28,8 @@ class PtModel : public Model, public pt::Problem {
   bool can_abandon_step() const final { return fields_.unknowns_have_starts(); }
   // Back to the step's start (to_step_start()), then refresh().
   void abandon_step() override;
-  // The solver's safety factor as retries lowered it ("pt_cfl"), and what a model adds.
+  // The factor retries lowered the solver's safety factor by ("pt_cfl_scale"), and what a model
+  // adds.
   CarriedState carried_state() const override;
   void set_carried_state(const CarriedState& state) final;
 

@@ -20,7 +20,7 @@ using namespace staghorn;
 constexpr const char* kUsage = R"(usage:
   staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--overwrite]
                [--dry-run] [--print-config]
-  staghorn check CONFIG [--set path=value]... [--print-config]
+  staghorn check CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--print-config]
   staghorn describe [MODEL] [--json-schema]
   staghorn COMMAND --help | staghorn --help | --version
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
@@ -46,13 +46,19 @@ a restart snapshot.
 )";
 
 constexpr const char* kCheckHelp =
-    R"(usage: staghorn check CONFIG [--set path=value]... [--print-config]
-Checks a config as `run` would (keys, types, ranges, grid, backend, decomposition, restart
-file) and prints a one-line summary: model, backend, ranks, process grid, local block, halo.
-Every error of the config is reported at once, with its key's path. Writes nothing.
+    R"(usage: staghorn check CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT]
+                      [--print-config]
+Does everything `run` does before it writes (keys, types, ranges, grid, backend, decomposition,
+the model built with its materials, the restart file, a stable step, other runs' files in the
+output directory), so it refuses what `run` refuses, and prints a one-line summary: model,
+backend, ranks, process grid, local block, halo. Every error of the config is reported at once,
+with its key's path. Writes nothing.
   --set path=value     override one key (repeatable)
+  --output DIR         the output directory `run` would write to (checked for other runs)
+  --restart SNAPSHOT   the snapshot `run` would continue from (read and checked)
   --print-config       also print the resolved config (defaults filled in), after the summary
-Exit codes: 0 valid, 1 bad input, 2 bad command line.
+Exit codes: 0 valid, 1 bad input, 2 bad command line, 3 an initial state that is not finite,
+4 other errors.
 )";
 
 constexpr const char* kDescribeHelp = R"(usage: staghorn describe [MODEL] [--json-schema]

@@ -484,16 +484,13 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   // Rank 0 writes them, the values are already global; an in-place restart keeps the files' rows
   // and records up to its step (io/records.hpp, io/time_series.hpp).
   std::unique_ptr<DiagnosticsFiles> files;
+  // Files with other columns are refused as bad input (exit 1); a row that fails is exit 4.
   together(comm, [&] {
     if (!comm.root()) return;
-    write_or_end(
-        [&] {
-          files = std::make_unique<DiagnosticsFiles>(rs.output_dir, model, diagnostics,
-                                                     "Staghorn " + rs.model + " diagnostics",
-                                                     output_units(s), started.plan.continues);
-          files->start(state, diagnostics);
-        },
-        last_good(), false);
+    files = std::make_unique<DiagnosticsFiles>(rs.output_dir, model, diagnostics,
+                                               "Staghorn " + rs.model + " diagnostics",
+                                               output_units(s), started.plan.continues);
+    write_or_end([&] { files->start(state, diagnostics); }, last_good(), false);
   });
   if (rs.restart.empty() && rs.output_initial) write(state);
 

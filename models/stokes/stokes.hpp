@@ -66,8 +66,8 @@ class Stokes final : public PtModel {
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
   void abandon_step() override;
-  // Carried beside the solver's: the stiff bodies' mobility ("rigid_mobility") and the tuned
-  // damping ("damping_Re"), where the run has them.
+  // Carried beside the solver's: the factor retries lowered the stiff bodies' mobility by
+  // ("rigid_mobility_scale") and the tuned damping ("damping_Re"), where the run has them.
   CarriedState carried_state() const override;
 
   // Fields, for tests and tools (a changed mu needs refresh()).

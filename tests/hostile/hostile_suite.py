@@ -905,10 +905,11 @@ for name, pattern, value, message in (
          r"staghorn_time nan is not a finite time"),
         ("time_infinite", r":staghorn_time = [^;]*;", ":staghorn_time = Infinity ;",
          r"staghorn_time inf is not a finite time"),
-        ("cfl_edited", r":staghorn_carried_pt_cfl = [^;]*;", ":staghorn_carried_pt_cfl = 7. ;",
-         r"carried pt_cfl = 7 is not within \(0, solver\.cfl = 0\.95\] \(an edited file\?\)"),
-        ("unknown_carried", r":staghorn_carried_pt_cfl = [^;]*;",
-         ":staghorn_carried_pt_cfl = 0.95 ;\n\t\t:staghorn_carried_warp = 1. ;",
+        ("cfl_edited", r":staghorn_carried_pt_cfl_scale = [^;]*;",
+         ":staghorn_carried_pt_cfl_scale = 7. ;",
+         r"carried pt_cfl_scale = 7 is not within \(0, 1\] \(an edited file\?\)"),
+        ("unknown_carried", r":staghorn_carried_pt_cfl_scale = [^;]*;",
+         ":staghorn_carried_pt_cfl_scale = 1. ;\n\t\t:staghorn_carried_warp = 1. ;",
          r"carries 'warp', which this model does not")):
     add(Case(f"restart_{name}", SMALL_DIFF + sets("time.steps=4") + ["--restart", "restart.nc"],
              1, r"restart: 'restart\.nc':? .*" + message, untouched=True,
@@ -965,14 +966,14 @@ def retried(reference, step, halved):
     def check(d, out):
         path = os.path.join(reference_dir(d, reference), f"snapshot_{step:06d}.nc")
         head = subprocess.run(["ncdump", "-h", path], capture_output=True, text=True).stdout
-        m = re.search(r":staghorn_carried_pt_cfl = ([0-9.e+-]+)", head)
+        m = re.search(r":staghorn_carried_pt_cfl_scale = ([0-9.e+-]+)", head)
         return None if m and float(m.group(1)) == halved else f"{path} carries no retried cfl"
     return check
 
 
 for step in (1, 2):
     add(Case(f"retry_then_restart_from_{step}", RETRY, 0, r"",
-             check=all_of(retried("out", 3, 0.475), restarted_identically(RETRY, "out", 3,
+             check=all_of(retried("out", 3, 0.5), restarted_identically(RETRY, "out", 3,
                                                                            start=step))))
 
 
@@ -1000,7 +1001,7 @@ for ranks in (1, 2):
         add(Case(f"retry512_from_{step}_{ranks}rank", RETRY512 + ["--restart",
                                                                   f"out/snapshot_{step:06d}.nc"],
                  0, r"", ranks=ranks, setup=from_fixture("retry512", step), agree=False,
-                 check=all_of(retried("retry512", 4, 0.475), same_data("retry512", 4))))
+                 check=all_of(retried("retry512", 4, 0.5), same_data("retry512", 4))))
     # SIGTERM in step 3's solve, SIGINT in step 2's (both abandon it), the wall time within step 1
     for kind, extra, signal_after in (
             ("sigterm", ["log.interval=0.2"], ("step 2/", signal.SIGTERM)),

@@ -163,7 +163,7 @@ SnapshotMeta sample_meta() {
   m.time = 0.1 + 0.2;       // not a short decimal
   m.model = "diffusion";
   m.config = R"({"model": "diffusion", "grid": {"n": [8, 6, 4]}})";
-  m.carried = {{"pt_cfl", 0.95 / 8}, {"damping_Re", 0.1 + 0.7}};  // exact doubles, by name
+  m.carried = {{"pt_cfl_scale", 0.125}, {"damping_Re", 0.1 + 0.7}};  // exact doubles, by name
   return m;
 }
 
