@@ -73,6 +73,13 @@ std::vector<SeriesFile> series_files(const std::string& dir, const std::string& 
   return out;
 }
 
+// Whether a series file is a run's snapshot: one of the run's own prefix by its name alone (as a
+// damaged one would be), one of another prefix where staghorn wrote it (a user's file named
+// NAME_<digits>.nc is not).
+bool is_snapshot(const SeriesFile& f, const std::string& prefix) {
+  return f.prefix == prefix || io::snapshot_stamp(f.path.string()).has_value();
+}
+
 // Whether a series file's step is after `step` (its digits, however many).
 bool later_than(const SeriesFile& f, long long step) {
   const std::string digits =
@@ -83,8 +90,8 @@ bool later_than(const SeriesFile& f, long long step) {
 // The first file of another run in the directory, or "" (see check_previous_run).
 std::string other_run_file(const OutputPlan& plan) {
   for (const SeriesFile& f : series_files(plan.dir, ".nc")) {
-    const bool own = plan.continues && f.prefix == plan.prefix;
-    if (!own && io::snapshot_stamp(f.path.string())) return f.path.string();
+    if (plan.continues && f.prefix == plan.prefix) continue;  // the series it continues
+    if (is_snapshot(f, plan.prefix)) return f.path.string();
   }
   if (plan.continues) return "";
   for (const char* name : {"diagnostics.csv", "diagnostics.nc"}) {
@@ -104,7 +111,7 @@ void remove_all(const std::vector<fs::path>& files) {
 void delete_other_runs(const OutputPlan& plan) {
   std::vector<fs::path> gone;
   for (const SeriesFile& f : series_files(plan.dir, ".nc")) {
-    if (!io::snapshot_stamp(f.path.string())) continue;
+    if (!is_snapshot(f, plan.prefix)) continue;
     gone.push_back(f.path);
     gone.push_back(fs::path(plan.dir) / (f.prefix + ".xmf"));
   }

@@ -39,9 +39,9 @@ bool restarts_in_place(const std::string& restart, const std::string& dir,
 
 // Another run's files in the directory: a run refuses to mix its files with them (ConfigError
 // naming one) unless it overwrites them. Another run's files are the snapshots of every prefix
-// (NAME_<digits>.nc) and diagnostics.csv and diagnostics.nc; an in-place restart owns its own
-// prefix's snapshots and the diagnostics (snapshots of another prefix are still refused). Rank 0
-// only; touches nothing.
+// (NAME_<digits>.nc: of the run's own prefix by name, of another where staghorn wrote it) and
+// diagnostics.csv and diagnostics.nc; an in-place restart owns its own prefix's snapshots and the
+// diagnostics (snapshots of another prefix are still refused). Rank 0 only; touches nothing.
 void check_previous_run(const OutputPlan& plan);
 
 // The directory after the checks: locked, and the files of its snapshots later than an in-place

@@ -10,7 +10,12 @@ stop signals. Each case of the table below is asserted on:
   * every snapshot the run names as last good ("the last good snapshot is '...'") or as restart
     ("restart snapshot '...'") exists and holds only finite values (ncdump shows no NaN/Infinity);
   * a run that succeeds writes only finite diagnostics (diagnostics.csv);
+  * what README.md's exit-code table promises for the case's code (PROMISES; the suite refuses
+    to run when the table's last column and PROMISES differ);
   * an optional extra check (a function of the case's directory and output).
+
+Every run case has a companion check_NAME: `staghorn check` on the same command line, which must
+refuse what the run refuses before writing (the same code and message) and accept the rest.
 
 usage: hostile_suite.py STAGHORN MPIEXEC WORKDIR [NAME_REGEX]   (stdlib only; ncdump and ncgen)
 Without NAME_REGEX every case runs but those named retry512_* (the 512^2 retry restarts, about
@@ -1051,6 +1056,16 @@ for ranks, outputs, limit, last in ((1, ("output.every=200",), 90000, r"'.*snaps
 
 add(Case("transport_nccl_on_cpu", SMALL_DIFF + sets("exchange.transport=nccl"), 1,
          r"nccl", untouched=True, setup=populated_out))
+add(Case("power_law_caps_reversed", SMALL_STOKES + sets("stokes.power_law.n=3",
+                                                        "stokes.power_law.eta_min=10",
+                                                        "stokes.power_law.eta_max=1"), 1,
+         r"stokes\.power_law\.eta_max: 1 must be above stokes\.power_law\.eta_min \(10\)",
+         untouched=True, setup=populated_out))
+add(Case("hydromech_zero_permeability", SMALL_HYDRO + sets("hydromech.permeability.k0=0"), 1,
+         r"hydromech\.permeability\.k0: must be > 0, got 0", untouched=True, setup=populated_out))
+add(Case("materials_phase_missing_key", SMALL_STOKES + phases('{"shape":"sphere"}'), 1,
+         r"stokes\.materials\.phases\[0\]\.radius: needed by shape sphere", untouched=True,
+         setup=populated_out))
 
 
 def schema_agrees(d, out):
