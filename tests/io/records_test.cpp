@@ -3,39 +3,30 @@
 #include "io/records.hpp"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>  // mkdtemp
 #include <sys/resource.h>
 
 #include <csignal>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "core/error.hpp"
+#include "scratch_dir.hpp"
 #include "test_support.hpp"
 
 namespace staghorn::io {
 namespace {
 
-namespace fs = std::filesystem;
-
 class CsvTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "staghorn-csv-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path() const { return (fs::path(dir_) / "diagnostics.csv").string(); }
+  std::string path() const { return scratch_.file("diagnostics.csv"); }
   std::string text() const {
     std::ifstream in(path());
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
   }
-  std::string dir_;
+  const test::ScratchDir scratch_{"csv"};
 };
 
 TEST_F(CsvTest, WritesTheHeaderAndShortestNumbers) {
@@ -89,7 +80,7 @@ TEST_F(CsvTest, ARowThatDoesNotFitIsTakenBack) {
 }
 
 TEST_F(CsvTest, JsonLinesAreAppendedWhole) {
-  const std::string p = (fs::path(dir_) / "metrics.jsonl").string();
+  const std::string p = scratch_.file("metrics.jsonl");
   append_json_line(p, {{"a", 1}});
   append_json_line(p, {{"b", 2}});
   std::ifstream in(p);
