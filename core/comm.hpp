@@ -91,8 +91,9 @@ class NodeComm {
 // one-rank run).
 double last_progress_s();
 double steady_now_s();
-// Marks progress where no wait completes: a halo exchange of a rank with itself, an explicit
-// scheme's sub-step (a one-rank run may otherwise go long between reductions).
+// Marks progress where no wait completes: a halo exchange of a rank with itself or with no
+// neighbour (one per PT iteration), an explicit scheme's sub-step (a one-rank run may otherwise go
+// long between reductions).
 void note_progress();
 
 // Throws staghorn::Error naming `what` if an MPI call failed.

@@ -176,7 +176,9 @@ void HaloExchange::close(long long span) {
 }
 
 void HaloExchange::exchange(const std::vector<Field*>& fields) {
-  if (segs_.empty() || fields.empty()) return;
+  // Progress also where nothing moves (a rank with no neighbour): each PT iteration exchanges
+  // once, and a one-rank run's watchdog must see its iterations between residual checks.
+  if (segs_.empty() || fields.empty()) return note_progress();
   ex_.order(Lane::inner, Lane::boundary);  // what was computed must be complete before packing
   begin(fields);
   end(fields);
@@ -193,7 +195,7 @@ void HaloExchange::begin(const std::vector<Field*>& fields) {
 }
 
 void HaloExchange::end(const std::vector<Field*>& fields) {
-  if (segs_.empty() || fields.empty()) return;
+  if (segs_.empty() || fields.empty()) return note_progress();  // as in exchange()
   if (remote_) {
     if (!ex_.on_device()) transfer_span_ = open(Phase::transfer);
     const double blocked = transport_->finish(plan_, send_.data(), recv_.data());

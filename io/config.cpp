@@ -1,11 +1,10 @@
 #include "io/config.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "io/json_text.hpp"
 
 namespace staghorn::io {
 namespace {
@@ -22,74 +21,17 @@ std::string position(const std::string& text, std::size_t byte) {
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
-// Refuses a key that appears twice in one object (nlohmann keeps the last silently, so a user's
-// first value would be ignored without a word). Tracks the open objects and the path to them.
-class DuplicateKeys {
- public:
-  explicit DuplicateKeys(std::string file) : file_(std::move(file)) {}
-  bool operator()(int depth, json::parse_event_t event, json& parsed) {
-    (void)depth;
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start: {
-        // An element of an array has no key: it takes the array's path.
-        const std::string path = !in_array_.empty() && in_array_.back() ? path_.back() : pending_;
-        path_.push_back(path);
-        keys_.emplace_back();
-        in_array_.push_back(event == json::parse_event_t::array_start);
-        break;
-      }
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        keys_.pop_back();
-        path_.pop_back();
-        in_array_.pop_back();
-        break;
-      case json::parse_event_t::key: {
-        const std::string key = parsed.get<std::string>();
-        pending_ = dotted(key);
-        if (!keys_.empty() && !keys_.back().insert(key).second)
-          throw ConfigError(pending_ + ": duplicate key in config file '" + file_ +
-                            "' (each key may appear once in an object)");
-        break;
-      }
-      default:
-        break;
-    }
-    return true;
-  }
-
- private:
-  std::string dotted(const std::string& key) const {
-    const std::string& parent = path_.empty() ? std::string() : path_.back();
-    return parent.empty() ? key : parent + "." + key;
-  }
-  std::string file_;
-  std::vector<std::set<std::string>> keys_;  // per open object (arrays get an unused entry)
-  std::vector<std::string> path_;            // dotted path of each open container
-  std::vector<bool> in_array_;               // whether each open container is an array
-  std::string pending_;                      // the last key read: the next container's path
-};
-
 }  // namespace
 
 json load_json_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError("config file '" + path + "': is a directory, not a JSON file");
-  std::ifstream in(path);
-  if (!in)
-    throw ConfigError("config file '" + path + "': cannot be opened (missing or unreadable)");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_config_text(path);
+  const std::string where = "config file '" + path + "'";
   try {
-    return json::parse(text, DuplicateKeys(path), true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    throw ConfigError("config file '" + path + "': malformed JSON at " + position(text, e.byte) +
-                      " (" + e.what() + ")");
-  } catch (const json::exception& e) {  // e.g. a number beyond double's range (1e999)
-    throw ConfigError("config file '" + path + "': " + e.what());
+    return parse_config_text(text, where);
+  } catch (const JsonSyntaxError& e) {
+    if (e.byte == 0) throw ConfigError(where + ": " + e.what());  // e.g. 1e999: beyond double
+    throw ConfigError(where + ": malformed JSON at " + position(text, e.byte) + " (" + e.what() +
+                      ")");
   }
 }
 
@@ -142,8 +84,13 @@ void apply_override(json& config, const std::string& assignment) {
   if (eq == std::string::npos || eq == 0) fail("expected path=value");
   const std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  json value = json::parse(text, nullptr, false);
-  if (value.is_discarded()) value = text;
+  require_utf8(assignment, "--set");
+  json value;
+  try {  // JSON, held to a config file's rules (no duplicate key)
+    value = parse_config_text(text, "--set " + assignment, path);
+  } catch (const JsonSyntaxError&) {  // not JSON: the text itself
+    value = text;
+  }
 
   std::string why;
   const std::vector<PathStep> steps = parse_path(path, why);

@@ -1,9 +1,11 @@
 #include "io/schema.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <regex>
 #include <sstream>
 
 namespace staghorn::io {
@@ -45,27 +47,38 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+// A limit as the user would write it: an integer's digits, else a short decimal.
+std::string limit_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e16) return std::to_string(static_cast<long long>(v));
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
 void check_range(const Option& o, const std::string& path, double v) {
   if (!std::isfinite(v)) fail(path, "must be a finite number");
   std::ostringstream got;
   got << std::setprecision(12) << v;
-  if (o.min && (o.min_exclusive ? v <= *o.min : v < *o.min)) {
-    std::ostringstream lim;
-    lim << *o.min;
-    fail(path, std::string("must be ") + (o.min_exclusive ? "> " : ">= ") + lim.str() + ", got " +
-                   got.str());
-  }
-  if (o.max && v > *o.max) {
-    std::ostringstream lim;
-    lim << *o.max;
-    fail(path, "must be <= " + lim.str() + ", got " + got.str());
-  }
+  if (const auto lo = o.lowest(); lo && (o.min_exclusive ? v <= *lo : v < *lo))
+    fail(path, std::string("must be ") + (o.min_exclusive ? "> " : ">= ") + limit_text(*lo) +
+                   ", got " + got.str());
+  if (const auto hi = o.highest(); hi && v > *hi)
+    fail(path, "must be <= " + limit_text(*hi) + ", got " + got.str());
 }
+
+// A number without fractional part, written as an integer or not (3, 3.0, 3e0).
+bool integral(const json& v) {
+  if (v.is_number_integer()) return true;
+  return v.is_number_float() && std::isfinite(v.get<double>()) &&
+         v.get<double>() == std::floor(v.get<double>());
+}
+
+bool is_integer_type(Type t) { return t == Type::integer || t == Type::int3; }
 
 void check_scalar(const Option& o, const std::string& path, const json& v, Type t) {
   switch (t) {
     case Type::integer:
-      if (!v.is_number_integer())
+      if (!integral(v))
         fail(path, "expected an integer, got " + v.dump() + " (" + kind_of(v) + ")");
       check_range(o, path, v.get<double>());
       return;
@@ -90,6 +103,12 @@ void check_scalar(const Option& o, const std::string& path, const json& v, Type 
   }
 }
 
+void check_form(const Option& o, const std::string& path, const json& v) {
+  if (o.check) o.check(v);
+  if (!o.pattern.empty() && !std::regex_match(v.get<std::string>(), std::regex(o.pattern)))
+    fail(path, "must match " + o.pattern + ", got " + v.dump());
+}
+
 void check_value(const Option& o, const std::string& path, const json& v) {
   if (v.is_null()) {
     if (o.fallback.is_null()) return;
@@ -106,6 +125,9 @@ void check_value(const Option& o, const std::string& path, const json& v) {
     case Type::bool3:
       element = Type::boolean;
       break;
+    case Type::string:
+      check_scalar(o, path, v, o.type);
+      return check_form(o, path, v);
     default:
       return check_scalar(o, path, v, o.type);
   }
@@ -113,6 +135,18 @@ void check_value(const Option& o, const std::string& path, const json& v) {
     fail(path, "expected an array of 3 " + to_string(element) + "s, got " + v.dump());
   for (std::size_t i = 0; i < 3; ++i)
     check_scalar(o, path + "[" + std::to_string(i) + "]", v[i], element);
+}
+
+// An integer key's value as an integer (3.0 given: 3), so that it reads back as one.
+void store_integers(const Option& o, json& v) {
+  if (!is_integer_type(o.type) || v.is_null()) return;
+  auto as_integer = [](json& x) {
+    if (x.is_number_float()) x = static_cast<long long>(x.get<double>());
+  };
+  if (o.type == Type::int3)
+    for (json& x : v) as_integer(x);
+  else
+    as_integer(v);
 }
 
 }  // namespace
@@ -137,6 +171,16 @@ std::string to_string(Type t) {
       return "[object ...]";
   }
   return "?";
+}
+
+std::optional<double> Option::lowest() const {
+  if (min || !is_integer_type(type)) return min;
+  return static_cast<double>(INT_MIN);
+}
+
+std::optional<double> Option::highest() const {
+  if (max || !is_integer_type(type)) return max;
+  return static_cast<double>(INT_MAX);
 }
 
 Option& Option::of(const Schema& element) {
@@ -210,6 +254,8 @@ void Schema::check_list(const Option& o, const json& value, const std::string& s
 
 // The closest key of the same depth (as " (did you mean KEY?)" after the caller's prefix), or "".
 std::string Schema::suggestion(const std::string& path) const {
+  constexpr std::size_t kLongest = 200;  // no key is longer: a longer one is no typo of any
+  if (path.size() > kLongest) return "";
   std::string best;
   std::size_t best_d = 3;
   const auto depth = split(path).size();
@@ -248,6 +294,7 @@ json Schema::complete(const json& user, const std::string& config_dir) const {
       given = (given && given->is_object() && given->contains(part)) ? &(*given)[part] : nullptr;
     }
     *node = given ? *given : o.fallback;
+    store_integers(o, *node);
     if (o.type == Type::list)
       for (json& element : *node) element = o.items->complete(element, config_dir);
     if (o.config_relative && node->is_string() && !config_dir.empty()) {
@@ -269,8 +316,10 @@ void Schema::describe(std::ostream& out, const std::string& prefix) const {
     if (prefix.empty() && s != section) out << "\n[" << (section = s) << "]\n";
     out << "  " << prefix << o.path << " (" << to_string(o.type) << ", default "
         << o.fallback.dump();
-    if (o.min) out << ", " << (o.min_exclusive ? "> " : ">= ") << *o.min;
-    if (o.max) out << ", <= " << *o.max;
+    if (const auto lo = o.lowest())
+      out << ", " << (o.min_exclusive ? "> " : ">= ") << limit_text(*lo);
+    if (const auto hi = o.highest()) out << ", <= " << limit_text(*hi);
+    if (!o.pattern.empty()) out << ", matching " << o.pattern;
     if (!o.choices.empty()) {
       out << ", one of";
       for (const auto& c : o.choices) out << " " << c;
@@ -301,9 +350,13 @@ json element_schema(Type t) {
 // One key: its values (per element for the three-component types) and what it means.
 json option_schema(const Option& o) {
   json e = element_schema(o.type);
-  if (o.min) e[o.min_exclusive ? "exclusiveMinimum" : "minimum"] = *o.min;
-  if (o.max) e["maximum"] = *o.max;
+  auto bound = [&](double v) {
+    return is_integer_type(o.type) ? json(static_cast<long long>(v)) : json(v);
+  };
+  if (const auto lo = o.lowest()) e[o.min_exclusive ? "exclusiveMinimum" : "minimum"] = bound(*lo);
+  if (const auto hi = o.highest()) e["maximum"] = bound(*hi);
   if (!o.choices.empty()) e["enum"] = o.choices;
+  if (!o.pattern.empty()) e["pattern"] = o.pattern;
   json s = e;
   if (o.type == Type::list) s = {{"type", "array"}, {"items", o.items->json_schema()}};
   if (o.type == Type::int3 || o.type == Type::number3 || o.type == Type::bool3)

@@ -1,5 +1,6 @@
 #pragma once
 #include <deque>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,6 +21,12 @@ class ConfigError : public Error {
 };
 
 // list: an array of objects, each checked against the option's own item schema (Option::of).
+// integer (and int3): a number without fractional part (3, 3.0 and 3e0 alike, as JSON Schema
+// has it), stored as an integer; within a 32-bit int unless the option sets its own range.
+// The largest integer a key may widen its range to (2^53 - 1: every integer up to it is a double,
+// which range checks compare in); e.g. seeds.
+constexpr double kLargestExactInteger = 9007199254740991.0;
+
 enum class Type { integer, number, boolean, string, int3, number3, bool3, list };
 std::string to_string(Type t);
 
@@ -39,6 +46,11 @@ struct Option {
   std::shared_ptr<const Schema> items;
   // A file name: resolve() makes a relative one relative to the config file's directory.
   bool config_relative = false;
+  // A string's form as a regular expression (ECMAScript, the grammar of both std::regex and
+  // JSON Schema's "pattern"), and a check that explains what is wrong before the pattern is
+  // tried (it throws ConfigError naming the key).
+  std::string pattern;
+  std::function<void(const json&)> check;
 
   Option& at_least(double v) { return min = v, min_exclusive = false, *this; }
   Option& above(double v) { return min = v, min_exclusive = true, *this; }
@@ -46,6 +58,11 @@ struct Option {
   Option& one_of(std::vector<std::string> c) { return choices = std::move(c), *this; }
   Option& of(const Schema& element);
   Option& relative_to_config() { return config_relative = true, *this; }
+  Option& matching(std::string ecma_pattern) { return pattern = std::move(ecma_pattern), *this; }
+  Option& checked_by(std::function<void(const json&)> f) { return check = std::move(f), *this; }
+  // The range values are checked against: the given one, and an integer's 32-bit range.
+  std::optional<double> lowest() const;
+  std::optional<double> highest() const;
 };
 
 // The schema of a run: every key any layer (run, solver, model) accepts.

@@ -25,6 +25,7 @@ namespace staghorn::io {
 namespace {
 
 const char* const kAxis[3] = {"x", "y", "z"};
+const std::string kCarried = "staghorn_carried_";  // the global attributes of SnapshotMeta::carried
 const char* const kAxisUpper[3] = {"X", "Y", "Z"};
 
 void check(int code, const std::string& path, const std::string& call) {
@@ -188,6 +189,8 @@ void put_global_attributes(const NcFile& file, const SnapshotMeta& meta) {
   put_double(file, NC_GLOBAL, "staghorn_time", meta.time);
   put_text(file, NC_GLOBAL, "staghorn_config", meta.config);
   put_text(file, NC_GLOBAL, "staghorn_units", units_name(meta.units));
+  for (const auto& [name, value] : meta.carried)
+    put_double(file, NC_GLOBAL, (kCarried + name).c_str(), value);
 }
 
 // Fields are stored in the precision they are computed in (the values pass through double, which
@@ -365,19 +368,6 @@ std::string missing_directory(const std::string& path) {
   return std::filesystem::is_directory(dir, ec) ? "" : " (no directory '" + dir.string() + "')";
 }
 
-// Bytes the file will take, about: every field and coordinate point, and room for the header
-// (attributes, the config text, HDF5's metadata and checksums).
-double expected_bytes(const Decomposition& dec, const std::vector<const Field*>& fields,
-                      const SnapshotMeta& meta) {
-  double bytes = 64.0 * 1024 + static_cast<double>(meta.config.size());
-  for (const Field* f : fields) {
-    double points = 1;
-    for (int a = 0; a < 3; ++a) points *= dec.grid().points(f->location(), a);
-    bytes += points * sizeof(real);
-  }
-  return bytes;
-}
-
 // Refuses, before the file exists, a write that cannot fit the file system or the process's
 // file-size limit: HDF5 does not recover from a write that fails half-way (its file stays open in
 // a broken state and crashes the library's shutdown), so what can be checked is checked first.
@@ -479,6 +469,29 @@ std::string get_text(const NcFile& file, const char* name) {
   return value;
 }
 
+// Every global attribute staghorn_carried_NAME, as (NAME, value).
+std::vector<std::pair<std::string, double>> carried_of(const NcFile& file) {
+  int count = 0;
+  check(nc_inq_natts(file.id(), &count), file.path(), "nc_inq_natts");
+  std::vector<std::pair<std::string, double>> out;
+  for (int a = 0; a < count; ++a) {
+    char name[NC_MAX_NAME + 1] = {};
+    check(nc_inq_attname(file.id(), NC_GLOBAL, a, name), file.path(), "nc_inq_attname");
+    const std::string attribute = name;
+    if (attribute.compare(0, kCarried.size(), kCarried) != 0) continue;
+    std::size_t length = 0;
+    check(nc_inq_attlen(file.id(), NC_GLOBAL, name, &length), file.path(),
+          "nc_inq_attlen(" + attribute + ")");
+    if (length != 1)
+      throw Error("snapshot '" + file.path() + "': " + attribute + " is not one number");
+    double value = 0;
+    check(nc_get_att_double(file.id(), NC_GLOBAL, name, &value), file.path(),
+          "nc_get_att_double(" + attribute + ")");
+    out.emplace_back(attribute.substr(kCarried.size()), value);
+  }
+  return out;
+}
+
 SnapshotMeta read_meta(const NcFile& file) {
   SnapshotMeta meta;
   check(nc_get_att_longlong(file.id(), NC_GLOBAL, "staghorn_step", &meta.step), file.path(),
@@ -487,6 +500,7 @@ SnapshotMeta read_meta(const NcFile& file) {
         "nc_get_att_double(staghorn_time)");
   meta.model = get_text(file, "model");
   meta.config = get_text(file, "staghorn_config");
+  meta.carried = carried_of(file);
   return meta;
 }
 
@@ -502,6 +516,17 @@ void read_field(const NcFile& file, const Decomposition& dec, int var, Field& f)
 
 }  // namespace
 
+double snapshot_bytes(const Decomposition& dec, const std::vector<const Field*>& fields,
+                      const SnapshotMeta& meta) {
+  double bytes = 64.0 * 1024 + static_cast<double>(meta.config.size());
+  for (const Field* f : fields) {
+    double points = 1;
+    for (int a = 0; a < 3; ++a) points *= dec.grid().points(f->location(), a);
+    bytes += points * sizeof(real);
+  }
+  return bytes;
+}
+
 void write_snapshot(const std::string& path, const Decomposition& dec,
                     const std::vector<const Field*>& fields, const SnapshotMeta& meta) {
   const Comm& comm = dec.comm();
@@ -511,7 +536,7 @@ void write_snapshot(const std::string& path, const Decomposition& dec,
   const std::string tmp = path + ".tmp";
   try {
     collectively(comm, [&] {
-      if (comm.root()) check_room(tmp, expected_bytes(dec, fields, meta));
+      if (comm.root()) check_room(tmp, snapshot_bytes(dec, fields, meta));
     });
   } catch (const Error& e) {  // every rank: agreed on
     throw NoRoom(e.what());
@@ -529,6 +554,16 @@ void write_snapshot(const std::string& path, const Decomposition& dec,
       throw Error("snapshot: cannot rename '" + tmp + "' onto '" + path +
                   "': " + std::strerror(errno));
   });
+}
+
+std::optional<SnapshotStamp> snapshot_stamp(const std::string& path) {
+  int id = -1;
+  if (nc_open(path.c_str(), NC_NOWRITE, &id) != NC_NOERR) return std::nullopt;
+  SnapshotStamp s;
+  const bool ok = nc_get_att_longlong(id, NC_GLOBAL, "staghorn_step", &s.step) == NC_NOERR &&
+                  nc_get_att_double(id, NC_GLOBAL, "staghorn_time", &s.time) == NC_NOERR;
+  nc_close(id);
+  return ok ? std::optional<SnapshotStamp>(s) : std::nullopt;
 }
 
 SnapshotMeta read_snapshot(const std::string& path, const Decomposition& dec,

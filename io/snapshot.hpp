@@ -1,5 +1,7 @@
 #pragma once
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/decomposition.hpp"
@@ -17,6 +19,9 @@ struct SnapshotMeta {
   std::string model;   // model name, e.g. "diffusion"
   std::string config;  // the resolved JSON config as text (stored as a global attribute)
   UnitSystem units;    // of time and coordinates; scaled models also describe their fields
+  // Numbers the model carries from step to step (Model::carried_state), by name: global
+  // attributes staghorn_carried_NAME, exact doubles.
+  std::vector<std::pair<std::string, double>> carried;
 };
 
 // A snapshot that did not fit (the file system's free space, the process's file-size limit),
@@ -25,6 +30,22 @@ class NoRoom : public staghorn::Error {
  public:
   using Error::Error;
 };
+
+// Where a snapshot sits in its series.
+struct SnapshotStamp {
+  long long step = 0;
+  double time = 0;
+};
+
+// The step and time the snapshot at `path` records (global attributes staghorn_step and
+// staghorn_time), read by this process alone; none where `path` is not a snapshot staghorn wrote
+// (or cannot be read).
+std::optional<SnapshotStamp> snapshot_stamp(const std::string& path);
+
+// Bytes the snapshot of `fields` will take, about: every field point, and room for the header
+// (attributes, the config text, HDF5's metadata and checksums).
+double snapshot_bytes(const Decomposition& dec, const std::vector<const Field*>& fields,
+                      const SnapshotMeta& meta);
 
 // Writes `fields` to one NetCDF-4 file (CF-1.8) through netCDF's parallel API. Collective over
 // dec.comm(): every rank writes the points it owns (no halos). Each staggered location gets its

@@ -1,7 +1,5 @@
 #include "io/xdmf.hpp"
 
-#include <netcdf.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -12,6 +10,7 @@
 
 #include "core/decimal.hpp"
 #include "core/error.hpp"
+#include "io/snapshot.hpp"
 
 namespace staghorn::io {
 namespace {
@@ -91,16 +90,6 @@ std::vector<Location> locations(const std::vector<XdmfField>& fields) {
   return out;
 }
 
-// A snapshot's step and time from its global attributes, or false if it cannot be read.
-bool read_step_time(const std::string& path, long long& step, double& time) {
-  int id = -1;
-  if (nc_open(path.c_str(), NC_NOWRITE, &id) != NC_NOERR) return false;
-  const bool ok = nc_get_att_longlong(id, NC_GLOBAL, "staghorn_step", &step) == NC_NOERR &&
-                  nc_get_att_double(id, NC_GLOBAL, "staghorn_time", &time) == NC_NOERR;
-  nc_close(id);
-  return ok;
-}
-
 }  // namespace
 
 std::string xdmf_text(const Grid& grid, const std::vector<XdmfField>& fields,
@@ -140,9 +129,9 @@ void XdmfIndex::adopt_existing(const std::string& prefix, long long step) {
     const bool ours =
         stem.rfind(head, 0) == 0 && e.path().extension() == ".nc" && !digits.empty() &&
         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    XdmfSnapshot s{name, 0, 0};
-    if (ours && read_step_time(e.path().string(), s.step, s.time) && s.step <= step)
-      snapshots_.push_back(s);
+    if (!ours) continue;
+    const std::optional<SnapshotStamp> stamp = snapshot_stamp(e.path().string());
+    if (stamp && stamp->step <= step) snapshots_.push_back({name, stamp->step, stamp->time});
   }
   std::sort(snapshots_.begin(), snapshots_.end(),
             [](const XdmfSnapshot& a, const XdmfSnapshot& b) { return a.step < b.step; });

@@ -35,6 +35,10 @@ struct ModelContext {
 // A named global diagnostic (mass, max, ...), identical on every rank.
 using Diagnostic = std::pair<std::string, real>;
 
+// Numbers a model carries from one step to the next besides its fields (a PT solver's safety
+// factor lowered by a retry, a damping tuned during a solve), by name (letters, digits, '_').
+using CarriedState = std::vector<std::pair<std::string, double>>;
+
 // Within a step, at each convergence check of an iterative solve: the iterations so far and the
 // residuals (pt::Solver::Watch).
 using IterationWatch = pt::Solver::Watch;
@@ -68,6 +72,16 @@ class Model : public Stepper {
   // the step's end instead.
   virtual bool can_abandon_step() const { return false; }
   virtual void abandon_step() {}
+  // What the model carries from step to step besides its fields: written with every snapshot and
+  // set again by a restart (before refresh()), so that the run continues to the bit. A step that
+  // fails or is abandoned leaves it as it was at the step's start.
+  virtual CarriedState carried_state() const { return {}; }
+  // Sets values carried_state() names; a name it does not know, or a value it cannot have (an
+  // edited file): ConfigError naming it.
+  virtual void set_carried_state(const CarriedState& state) {
+    if (!state.empty())
+      throw io::ConfigError("carries '" + state.front().first + "', which this model does not");
+  }
 };
 
 // How a model announces itself to the registry.

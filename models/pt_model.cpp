@@ -1,5 +1,6 @@
 #include "models/pt_model.hpp"
 
+#include "core/decimal.hpp"
 #include "core/field_ops.hpp"
 
 namespace staghorn {
@@ -15,7 +16,16 @@ PtModel::PtModel(const ModelContext& ctx, const pt::Options& solver, bool corner
       cfl_(solver.cfl) {}
 
 StepReport PtModel::advance(real dt) {
-  const pt::SolveReport r = solver_.solve(*this, dt);
+  // A solve that fails or is stopped leaves the carried state of the step's start: a restart from
+  // the snapshot written then solves this step as the run would have.
+  const CarriedState at_start = carried_state();
+  pt::SolveReport r;
+  try {
+    r = solver_.solve(*this, dt);
+  } catch (...) {
+    set_carried_state(at_start);
+    throw;
+  }
   end_step();
   last_step_ = {r.iterations, r.residuals};
   return last_step_;
@@ -24,6 +34,26 @@ StepReport PtModel::advance(real dt) {
 void PtModel::abandon_step() {
   to_step_start();
   refresh();
+}
+
+// As the factor retries multiplied solver.cfl by (powers of 1/2: exact both ways), so that a
+// restart with another solver.cfl applies the same retries to it.
+CarriedState PtModel::carried_state() const {
+  return {{"pt_cfl_scale", cfl_ / solver_.options().cfl}};
+}
+
+void PtModel::set_carried_state(const CarriedState& state) {
+  for (const auto& [name, value] : state)
+    if (!take_carried(name, value))
+      throw io::ConfigError("carries '" + name + "', which this model does not");
+}
+
+bool PtModel::take_carried(const std::string& name, double value) {
+  if (name != "pt_cfl_scale") return false;
+  if (!(value > 0 && value <= 1))
+    throw io::ConfigError("carried pt_cfl_scale = " + shortest(value) + " is not within (0, 1]");
+  cfl_ = solver_.options().cfl * static_cast<real>(value);
+  return true;
 }
 
 void PtModel::save_start() {

@@ -28,6 +28,10 @@ class PtModel : public Model, public pt::Problem {
   bool can_abandon_step() const final { return fields_.unknowns_have_starts(); }
   // Back to the step's start (to_step_start()), then refresh().
   void abandon_step() override;
+  // The factor retries lowered the solver's safety factor by ("pt_cfl_scale"), and what a model
+  // adds.
+  CarriedState carried_state() const override;
+  void set_carried_state(const CarriedState& state) final;
 
  protected:
   // corners: whether the stencils reach diagonal neighbours (their halos travel too).
@@ -43,6 +47,9 @@ class PtModel : public Model, public pt::Problem {
   // What abandon_step() and a retry go back to before refresh(): the start copies and no
   // pseudo-rate, and what else follows from the unknowns (a porosity kept beside them, say).
   virtual void to_step_start() { restore_start(); }
+  // One value of set_carried_state(); false where `name` is not this model's. A model that carries
+  // more extends carried_state() and this.
+  virtual bool take_carried(const std::string& name, double value);
   // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
   void copy_unknowns_to_next();
   int dims() const { return dec_.grid().dims(); }
@@ -54,7 +61,7 @@ class PtModel : public Model, public pt::Problem {
   ShellSplit split_;
   bool hide_;  // only communication with other ranks is worth hiding, not local copies
   pt::Solver solver_;
-  real cfl_;              // the solver's safety factor, lowered by retries
+  real cfl_;              // the solver's safety factor, lowered by retries (carried state)
   real dt_ = 0;           // the step being solved
   StepReport last_step_;  // the latest step's iterations and residuals, for diagnostics
   FieldTable fields_;

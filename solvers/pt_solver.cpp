@@ -38,6 +38,12 @@ std::vector<Residual> with_starts(std::vector<Residual> r, const std::vector<Res
 
 }  // namespace
 
+double max_norm(const std::vector<Residual>& residuals) {
+  double m = 0;
+  for (const auto& e : residuals) m = std::max<double>(m, e.norm);
+  return m;
+}
+
 void Options::add_to(io::Schema& s) {
   using io::Type;
   // Float residuals stall near 1e-7 relative: a single-precision build starts from 1e-6.

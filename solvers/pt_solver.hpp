@@ -39,6 +39,9 @@ class Problem {
   virtual void retry(real factor) = 0;
 };
 
+// The largest norm of `residuals` (0 for none).
+double max_norm(const std::vector<Residual>& residuals);
+
 struct Options {
   real tol = 1e-8;
   bool relative = true;  // tol relative to each equation's residual at the start of the step

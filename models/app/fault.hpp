@@ -13,15 +13,19 @@ namespace staghorn::app {
 // process abruptly (SIGKILL, as the out-of-memory killer or a lost node would), without MPI
 // finalisation, leaving its peers waiting on messages that never come; kind stall leaves the
 // process alive but silent, which no launcher notices: only the peers' timeout ends the job (on one
-// rank, the watchdog of models/app/watchdog.hpp).
+// rank, the watchdog of models/app/watchdog.hpp); kind stall_write does the same where its peers
+// wait inside netCDF's collective snapshot write (of the step's snapshot), beyond our own waits'
+// timeouts: only the write's deadline ends the job.
 struct FaultSpec {
-  std::string kind = "none";  // none, nan, exit or stall
+  std::string kind = "none";  // none, nan, exit, stall or stall_write
   int rank = 0;
   long long step = 1;
 
   static void add_options(io::Schema& schema);
   // Reads the keys of a resolved config; a rank outside the job throws ConfigError naming the key.
   static FaultSpec from(const io::json& config, const Comm& comm);
+  // Before the snapshot of `step` is written: kind stall_write stalls the chosen rank.
+  void before_write(int rank, long long step) const;
 };
 
 // Advances a model like the model itself, striking the fault before the chosen step on the chosen
@@ -31,7 +35,7 @@ class FaultyStepper : public Stepper {
   FaultyStepper(Model& model, const FaultSpec& spec, int rank, long long first_step)
       : model_(model),
         spec_(spec),
-        armed_(spec.kind != "none" && spec.rank == rank),
+        armed_(spec.kind != "none" && spec.kind != "stall_write" && spec.rank == rank),
         step_(first_step) {}
   StepReport advance(real dt) override;
 

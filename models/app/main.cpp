@@ -1,8 +1,10 @@
 // The staghorn command: run, check and describe models from JSON configs.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "core/bounded_message.hpp"
 #include "core/comm.hpp"
 #include "core/error.hpp"
 #include "core/host_isa.hpp"
@@ -18,7 +20,7 @@ using namespace staghorn;
 constexpr const char* kUsage = R"(usage:
   staghorn run CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--overwrite]
                [--dry-run] [--print-config]
-  staghorn check CONFIG [--set path=value]... [--print-config]
+  staghorn check CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT] [--print-config]
   staghorn describe [MODEL] [--json-schema]
   staghorn COMMAND --help | staghorn --help | --version
 Run under MPI with `mpirun -np N staghorn run ...`. Exit codes: 0 success, 1 bad input,
@@ -44,13 +46,19 @@ a restart snapshot.
 )";
 
 constexpr const char* kCheckHelp =
-    R"(usage: staghorn check CONFIG [--set path=value]... [--print-config]
-Checks a config as `run` would (keys, types, ranges, grid, backend, decomposition, restart
-file) and prints a one-line summary: model, backend, ranks, process grid, local block, halo.
-Every error of the config is reported at once, with its key's path. Writes nothing.
+    R"(usage: staghorn check CONFIG [--set path=value]... [--output DIR] [--restart SNAPSHOT]
+                      [--print-config]
+Does everything `run` does before it writes (keys, types, ranges, grid, backend, decomposition,
+the model built with its materials, the restart file, a stable step, other runs' files in the
+output directory), so it refuses what `run` refuses, and prints a one-line summary: model,
+backend, ranks, process grid, local block, halo. Every error of the config is reported at once,
+with its key's path. Writes nothing.
   --set path=value     override one key (repeatable)
+  --output DIR         the output directory `run` would write to (checked for other runs)
+  --restart SNAPSHOT   the snapshot `run` would continue from (read and checked)
   --print-config       also print the resolved config (defaults filled in), after the summary
-Exit codes: 0 valid, 1 bad input, 2 bad command line.
+Exit codes: 0 valid, 1 bad input, 2 bad command line, 3 an initial state that is not finite,
+4 other errors.
 )";
 
 constexpr const char* kDescribeHelp = R"(usage: staghorn describe [MODEL] [--json-schema]
@@ -148,8 +156,7 @@ int execute(const Command& c, const Comm& comm) {
   } else if (c.verb == "describe") {
     if (comm.root()) describe(c.model, std::cout);
   } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {
-    app::check(c.request, comm, std::cout, c.print_config);
-    if (c.dry_run) app::predict(c.request, comm, std::cout);
+    app::check(c.request, comm, std::cout, c.print_config, c.dry_run);
   } else if (c.verb == "run") {
     app::run(c.request, comm, std::cout);
   } else {
@@ -161,7 +168,8 @@ int execute(const Command& c, const Comm& comm) {
 int report(const Comm& comm, const char* kind, const std::exception& e, int code) {
   // Every rank fails alike on bad input; for other errors a lone failing rank must not leave the
   // others waiting in a collective.
-  if (comm.root() || code != 1) std::cerr << "staghorn: " << kind << ": " << e.what() << std::endl;
+  if (comm.root() || code != 1)
+    std::cerr << "staghorn: " << kind << ": " << bounded_message(e.what()) << std::endl;
   if (code != 1 && comm.size() > 1) MPI_Abort(comm.get(), code);
   return code;
 }
@@ -180,6 +188,9 @@ int main(int argc, char** argv) {
               << ", which this CPU lacks: rebuild with -DSTAGHORN_CPU_ARCH=native (or \"\")\n";
     return 4;
   }
+  // A write beyond the file-size limit then fails with EFBIG, reported like a full disk, instead
+  // of killing the process (SIGXFSZ) with half a line written.
+  std::signal(SIGXFSZ, SIG_IGN);
   MpiSession mpi(&argc, &argv);
   const Comm comm;
   try {
@@ -189,15 +200,15 @@ int main(int argc, char** argv) {
       std::cerr << "staghorn: stopped: " << e.reason << "; restart snapshot '" << e.restart
                 << "' (continue with --restart " << e.restart << ")" << std::endl;
     return app::kStoppedExit;
-  } catch (const app::SnapshotWriteError& e) {
-    if (comm.root()) std::cerr << "staghorn: error: " << e.what() << std::endl;
-    if (e.library_broken) MPI_Abort(comm.get(), 4);
+  } catch (const app::OutputWriteError& e) {
+    if (comm.root()) std::cerr << "staghorn: error: " << bounded_message(e.what()) << std::endl;
+    if (e.abort_job) MPI_Abort(comm.get(), 4);
     return 4;
   } catch (const app::StartFailed& e) {
-    if (e.print) std::cerr << "staghorn: error: " << e.message << std::endl;
+    if (e.print) std::cerr << "staghorn: error: " << bounded_message(e.message) << std::endl;
     return e.code;
   } catch (const UsageError& e) {
-    if (comm.root()) std::cerr << "staghorn: " << e.what() << "\n" << kUsage;
+    if (comm.root()) std::cerr << "staghorn: " << bounded_message(e.what()) << "\n" << kUsage;
     return 2;
   } catch (const io::ConfigError& e) {
     return report(comm, "error", e, 1);

@@ -26,7 +26,7 @@ const ModelInfo& find_model(const std::string& name) {
 
 io::Schema schema_for(const ModelInfo& model) {
   io::Schema s;
-  add_run_options(s);
+  add_run_options(s, model.units);
   model.add_options(s);
   return s;
 }

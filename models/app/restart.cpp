@@ -1,8 +1,12 @@
 #include "models/app/restart.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <iostream>
 
+#include "core/bounded_message.hpp"
+#include "core/decimal.hpp"
 #include "core/finite.hpp"
 #include "io/snapshot.hpp"
 
@@ -31,6 +35,17 @@ std::vector<std::string> changed_physics(const io::json& was, const io::json& no
   return out;
 }
 
+// A step the run can continue from (0 to time.steps' largest, an int as diagnostics.nc stores
+// it) and a finite time: an edited file is refused before anything is written.
+void check_stamp(const std::string& path, const io::SnapshotMeta& meta) {
+  if (meta.step < 0 || meta.step > INT_MAX)
+    throw io::ConfigError("restart: '" + path + "': staghorn_step " + std::to_string(meta.step) +
+                          " is not a step (0 to " + std::to_string(INT_MAX) + ")");
+  if (!std::isfinite(meta.time))
+    throw io::ConfigError("restart: '" + path + "': staghorn_time " + shortest(meta.time) +
+                          " is not a finite time");
+}
+
 }  // namespace
 
 LoopState load_restart(const std::string& path, const io::json& config, const Decomposition& dec,
@@ -39,6 +54,12 @@ LoopState load_restart(const std::string& path, const io::json& config, const De
   const io::SnapshotMeta meta = io::read_snapshot(path, dec, model.state_fields());
   if (meta.model != name)
     throw io::ConfigError("restart: '" + path + "' holds model " + meta.model + ", not " + name);
+  check_stamp(path, meta);
+  try {
+    model.set_carried_state(meta.carried);
+  } catch (const io::ConfigError& e) {
+    throw io::ConfigError("restart: '" + path + "' " + e.what() + " (an edited file?)");
+  }
   std::vector<const Field*> state;
   for (Field* f : model.state_fields()) state.push_back(f);
   const std::string bad = first_non_finite(ex, dec, state);
@@ -54,8 +75,10 @@ LoopState load_restart(const std::string& path, const io::json& config, const De
   }
   if (dec.comm().root())
     for (const std::string& change : changed_physics(was, config, name))
-      std::cerr << "staghorn: warning: restart: " << change << " ('" << path
-                << "' was made with other physics)\n";
+      std::cerr << "staghorn: warning: "
+                << bounded_message("restart: " + change + " ('" + path +
+                                   "' was made with other physics)")
+                << "\n";
   return {meta.step, meta.time};
 }
 

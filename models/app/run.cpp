@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/bandwidth.hpp"
+#include "core/bounded_message.hpp"
 #include "core/decomposition.hpp"
 #include "core/finite.hpp"
 #include "core/host_stream.hpp"
@@ -16,11 +17,12 @@
 #include "core/network.hpp"
 #include "core/threads.hpp"
 #include "io/config.hpp"
+#include "io/json_text.hpp"
 #include "io/progress.hpp"
 #include "io/records.hpp"
 #include "io/snapshot.hpp"
-#include "io/time_series.hpp"
 #include "io/xdmf.hpp"
+#include "models/app/diagnostics_files.hpp"
 #include "models/app/fault.hpp"
 #include "models/app/inapplicable.hpp"
 #include "models/app/output_dir.hpp"
@@ -53,7 +55,8 @@ struct Setup {
 };
 
 void warn(const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) std::cerr << "staghorn: warning: " << line << "\n";
+  for (const std::string& line : lines)
+    std::cerr << "staghorn: warning: " << bounded_message(line) << "\n";
 }
 
 Exec make_exec(const std::string& backend, int node_rank) {
@@ -73,6 +76,8 @@ void together(const Comm& comm, F&& f) {
     throw;  // a peer is not answering: agreeing with it would wait for ever (main aborts the job)
   } catch (const NumericalError& e) {
     error = std::string("numerical failure: ") + e.what(), code = 3;
+  } catch (const OutputWriteError& e) {
+    error = e.what(), code = 4;
   } catch (const Error& e) {
     error = e.what(), code = 1;
   } catch (const std::exception& e) {
@@ -117,15 +122,11 @@ void check_memory(const Setup& s, int node_ranks) {
       " rank(s) share it); use more ranks or a smaller grid");
 }
 
-// grid.units names the coordinates' unit of length: the model's own by default. A dimensional
-// model computes in its SI units, so another name would mislabel every output.
+// grid.units names the coordinates' unit of length: the model's own by default (a dimensional
+// model's schema accepts no other).
 void apply_grid_units(Setup& s) {
   std::string& units = s.settings.grid.units;
-  const io::UnitSystem& model = s.model->units;
-  if (units.empty()) units = model.length;
-  if (model.dimensional() && units != model.length)
-    throw io::ConfigError("grid.units: the " + s.model->name + " model computes in SI units, " +
-                          "lengths in " + model.length + ", not \"" + units + "\"");
+  if (units.empty()) units = s.model->units.length;
   s.config["grid"]["units"] = units;  // the stored config says what was written
 }
 
@@ -173,7 +174,7 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
   s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
                                                s.settings.nccl_library));
-  together(comm, [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
+  together(s.dec->comm(), [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
   return model;
 }
 
@@ -211,45 +212,6 @@ void update_index(io::XdmfIndex& index, const std::string& snapshot, const LoopS
   }
 }
 
-std::vector<std::string> series_columns(const std::vector<Diagnostic>& diagnostics) {
-  std::vector<std::string> cols{"step", "time", "iterations", "residual", "seconds"};
-  for (const auto& d : diagnostics) cols.push_back(d.first);
-  return cols;
-}
-
-// diagnostics.nc's columns: the step's cost, then the model's diagnostics with their units.
-std::vector<io::SeriesColumn> nc_columns(const Model& model,
-                                         const std::vector<Diagnostic>& diagnostics) {
-  std::vector<io::SeriesColumn> cols{
-      {"iterations", "1", "solver iterations (PT) or RK3 stages of the last time step"},
-      {"residual", "1", "largest residual norm at the end of the last time step (PT)"},
-      {"seconds", "s", "wall time of the last time step"}};
-  const std::vector<io::SeriesColumn> known = model.diagnostic_columns();
-  for (const auto& d : diagnostics) {
-    io::SeriesColumn c{d.first, "1", ""};
-    for (const io::SeriesColumn& k : known)
-      if (k.name == d.first) c = k;
-    cols.push_back(c);
-  }
-  return cols;
-}
-
-// `head` followed by the values of `tail`.
-std::vector<double> concat(std::vector<double> head, const std::vector<Diagnostic>& tail) {
-  for (const auto& d : tail) head.push_back(d.second);
-  return head;
-}
-std::vector<double> concat(std::vector<double> head, const std::vector<double>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
-double max_residual(const std::vector<pt::Residual>& residuals) {
-  double m = 0;
-  for (const auto& e : residuals) m = std::max<double>(m, e.norm);
-  return m;
-}
-
 // What solver.tol applies to (pt_solver.cpp): each residual over its start, or the residual.
 io::ResidualMeasure residual_measure(const io::json& config) {
   if (!config.contains("solver") || !config["solver"].contains("tol_mode")) return {};
@@ -260,7 +222,7 @@ io::ResidualMeasure residual_measure(const io::json& config) {
 
 // The residual the progress line shows: the largest of what the tolerance measures.
 double measured_residual(const std::vector<pt::Residual>& residuals, const io::ResidualMeasure& m) {
-  if (m.name != "relative residual") return max_residual(residuals);
+  if (m.name != "relative residual") return pt::max_norm(residuals);
   double worst = 0;
   for (const auto& e : residuals) worst = std::max(worst, e.start > 0 ? e.norm / e.start : 0.0);
   return worst;
@@ -365,33 +327,71 @@ struct StopMidSolve {
   std::string why;
 };
 
-// The state the run starts from (the model's initial condition, or the restart), checked before
-// anything is written: finite, a stable fixed step, an output directory free of another run.
-LoopState initial_state(const Setup& s, Model& model, const RunRequest& request, const Comm& comm) {
-  const RunSettings& rs = s.settings;
+// Everything `run` does before it writes, with every refusal it makes: the set-up, the network
+// and the model (materials read and placed), the performance model's inputs, and the state the
+// run starts from (the initial condition or the restart: finite, a stable fixed step, an output
+// directory free of other runs' files). `check` and `run --dry-run` stop after it: they refuse
+// exactly what `run` refuses before writing.
+struct Started {
+  Setup s;
+  std::unique_ptr<Model> model;
+  std::unique_ptr<Watchdog> watchdog;  // exchange.timeout_s where MPI gives no error
+  RunPrediction predicted;
   LoopState state;
-  if (!rs.restart.empty()) state = load_restart(rs.restart, s.config, *s.dec, s.exec, model);
+  OutputPlan plan;
+};
+
+// The restart's state and carried numbers, read collectively within the watchdog's deadline.
+LoopState read_restart(Started& st, const Comm& comm) {
+  const RunSettings& rs = st.s.settings;
+  std::error_code ec;
+  const double bytes = static_cast<double>(fs::file_size(rs.restart, ec));
+  const Watchdog::Deadline reading(*st.watchdog, ec ? 0.0 : bytes, "reading '" + rs.restart + "'");
+  LoopState state;
+  together(comm,
+           [&] { state = load_restart(rs.restart, st.s.config, *st.s.dec, st.s.exec, *st.model); });
+  return state;
+}
+
+void initial_state(Started& st, const RunRequest& request, const Comm& comm) {
+  const RunSettings& rs = st.s.settings;
+  Model& model = *st.model;
+  LoopState& state = st.state;
+  if (!rs.restart.empty()) state = read_restart(st, comm);
   model.refresh();
   if (state.step > rs.steps)
     throw io::ConfigError("time.steps: " + std::to_string(rs.steps) +
                           " is before the restart's step " + std::to_string(state.step));
   if (rs.restart.empty()) {
-    const std::string bad = first_non_finite(s.exec, *s.dec, model.output_fields());
+    const std::string bad = first_non_finite(st.s.exec, *st.s.dec, model.output_fields());
     if (!bad.empty())
       throw NumericalError("the initial state is not finite (field '" + bad +
                            "'): check the initial condition's parameters; nothing was written");
   }
   model.check_time_step(static_cast<real>(rs.dt));  // collective; ConfigError on every rank
+  st.plan = {rs.output_dir, rs.prefix, request.overwrite, std::nullopt};
+  if (!rs.restart.empty() && restarts_in_place(rs.restart, rs.output_dir, rs.prefix))
+    st.plan.continues = state.step;
   together(comm, [&] {
-    if (comm.root())
-      check_previous_run(rs.output_dir, rs.prefix, !rs.restart.empty(), request.overwrite);
+    if (comm.root()) check_previous_run(st.plan);
   });
-  return state;
+}
+
+void start_checked(Started& st, const RunRequest& request, const Comm& world) {
+  st.model = start(st.s, request, world);
+  const Comm& comm = st.s.dec->comm();  // with the run's timeout
+  st.watchdog = std::make_unique<Watchdog>(st.s.settings.timeout_s);
+  together(comm, [&] { st.predicted = prediction(st.s, *st.model); });
+  initial_state(st, request, comm);
 }
 
 }  // namespace
 
 io::json resolve_config(const RunRequest& request) {
+  // Paths go into the config (JSON strings: UTF-8) and into snapshots' attributes.
+  io::require_utf8(request.config_path, "the config file's name");
+  if (request.output_dir) io::require_utf8(*request.output_dir, "--output");
+  if (request.restart) io::require_utf8(*request.restart, "--restart");
   io::json user = io::load_config(request.config_path, request.overrides);
   if (request.output_dir) {
     if (!user.contains("output") || !user["output"].is_object())
@@ -406,98 +406,91 @@ io::json resolve_config(const RunRequest& request) {
   return schema_for(find_model(model.get<std::string>())).resolve(user, config_dir);
 }
 
-void check(const RunRequest& request, const Comm& comm, std::ostream& out, bool print_config) {
-  const NodeComm node(comm);
-  Setup s;
-  together(comm, [&] { s = prepare(request, comm, node.rank(), node.size()); });
-  if (!comm.root()) return;
-  warn(s.warnings);
+void check(const RunRequest& request, const Comm& world, std::ostream& out, bool print_config,
+           bool dry_run) {
+  Started st;
+  start_checked(st, request, world);
+  const Setup& s = st.s;
+  if (!world.root()) return;
   const Int3 d = s.dec->dims(), l = s.dec->local_cells();
-  out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << comm.size()
+  out << "model " << s.model->name << ", backend " << s.exec.description() << ", " << world.size()
       << " rank(s), process grid " << d.x << " x " << d.y << " x " << d.z << ", local block " << l.x
       << " x " << l.y << " x " << l.z << " cells, halo of the busiest rank "
       << Decomposition::halo_cost(s.settings.grid, d, s.model->halo) << " cells per field\n";
   if (print_config) out << s.config.dump(2) << "\n";
-}
-
-void predict(const RunRequest& request, const Comm& world, std::ostream& out) {
-  Setup s;
-  std::unique_ptr<Model> model = start(s, request, world);
-  const Comm& comm = s.dec->comm();  // with the run's timeout
-  RunPrediction p;
-  together(comm, [&] { p = prediction(s, *model); });
-  if (comm.root()) out << describe(p);
+  if (dry_run) out << describe(st.predicted);
 }
 
 io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
-  Setup s;
-  std::unique_ptr<Model> model = start(s, request, world);
+  Started started;
+  start_checked(started, request, world);
+  Setup& s = started.s;
+  Model& model = *started.model;
+  Watchdog& watchdog = *started.watchdog;
   const Comm& comm = s.dec->comm();  // with the run's timeout
   const RunSettings& rs = s.settings;
-  RunPrediction predicted;  // before any output: a bad reference file is bad input
-  together(comm, [&] { predicted = prediction(s, *model); });
+  const bool several = comm.size() > 1;
+  LoopState state = started.state;
 
+  // Every check has passed: from here on the output directory is ours, locked for the run's life.
+  TakenDir taken;
+  together(comm, [&] {
+    if (comm.root()) taken = take_output_dir(started.plan);
+  });
+  if (comm.root() && !taken.moved_aside.empty())
+    warn({"restart from step " + std::to_string(state.step) + ": " +
+          std::to_string(taken.moved_aside.size()) +
+          " later snapshot(s) of the run it continues "
+          "moved aside (" +
+          taken.moved_aside.front() + (taken.moved_aside.size() > 1 ? ", ..." : "") +
+          "): this run writes its own"});
   // From here on SIGTERM/SIGINT stop the run at a step's end, or within a step's solve.
   const StopWatch stop(rs.walltime_s);
-  LoopState state = initial_state(s, *model, request, comm);
-
-  // Every check has passed: from here on the output directory is ours.
-  together(comm, [&] {
-    if (comm.root()) take_output_dir(rs.output_dir, rs.prefix, request.overwrite);
-  });
-  Watchdog watchdog(comm.size() == 1, rs.timeout_s);  // several ranks: each waits on the others
-  const io::SnapshotMeta meta0{state.step, state.time, rs.model, s.config.dump(), output_units(s)};
+  if (!several) watchdog.watch_progress();  // several ranks: each waits on the others
+  const io::SnapshotMeta meta0{state.step,      state.time,      rs.model,
+                               s.config.dump(), output_units(s), {}};
   std::string last_written = rs.restart;
   std::unique_ptr<io::XdmfIndex> index;
-  if (comm.root()) index = xdmf_index(rs, *model, state.step);
+  if (comm.root()) index = xdmf_index(rs, model, state.step);
   auto last_good = [&] {
     return "the last good snapshot is " +
            (last_written.empty() ? std::string("none") : "'" + last_written + "'");
   };
   // Only a finite state is written: a snapshot is always a good one to restart from.
   auto write = [&](const LoopState& st) {
-    const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
+    const std::string bad = first_non_finite(s.exec, *s.dec, model.output_fields());
     if (!bad.empty())
       throw NumericalError("field '" + bad + "' is not finite at step " + std::to_string(st.step) +
                            " (not written)");
     io::SnapshotMeta meta = meta0;
     meta.step = st.step, meta.time = st.time;
+    meta.carried = model.carried_state();
     const std::string path = snapshot_path(rs, st.step);
     try {
-      const Watchdog::Pause writing(watchdog);  // a large write makes no reduction for a while
-      io::write_snapshot(path, *s.dec, model->output_fields(), meta);
+      const Watchdog::Deadline writing(watchdog,
+                                       io::snapshot_bytes(*s.dec, model.output_fields(), meta),
+                                       "writing '" + path + "'");
+      s.fault.before_write(comm.rank(), st.step);  // debug.fault (tests)
+      io::write_snapshot(path, *s.dec, model.output_fields(), meta);
     } catch (const io::NoRoom& e) {  // every rank: the write's outcome is agreed on
-      throw SnapshotWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(),
-                               false);
+      throw OutputWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(), false);
     } catch (const Error& e) {
-      throw SnapshotWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(), true);
+      throw OutputWriteError("cannot write " + path + ": " + e.what() + "; " + last_good(), true);
     }
     last_written = path;
     if (index) update_index(*index, last_written, st);
   };
-  std::unique_ptr<io::CsvSeries> series;
-  std::vector<Diagnostic> diagnostics = model->diagnostics();  // collective
-  const auto columns = series_columns(diagnostics);
-  const std::vector<double> start_cost{0, 0, 0};  // the start row: no step taken yet
-  if (comm.root()) {
-    series = std::make_unique<io::CsvSeries>((fs::path(rs.output_dir) / "diagnostics.csv").string(),
-                                             columns, !rs.restart.empty());
-    // A restart appending to its run's file has the row already; one into a new directory not.
-    if (series->fresh())
-      series->row(concat({double(state.step), state.time}, concat(start_cost, diagnostics)));
-  }
-  // Every diagnostics_every-th step (and the start of a new run); rank 0 writes, the values are
-  // already global. A restart trims the file to its step (see io/time_series.hpp).
-  std::unique_ptr<io::TimeSeries> nc_series;
+  std::vector<Diagnostic> diagnostics = model.diagnostics();  // collective
+  // Rank 0 writes them, the values are already global; an in-place restart keeps the files' rows
+  // and records up to its step (io/records.hpp, io/time_series.hpp).
+  std::unique_ptr<DiagnosticsFiles> files;
+  // Files with other columns are refused as bad input (exit 1); a row that fails is exit 4.
   together(comm, [&] {
     if (!comm.root()) return;
-    std::optional<long long> resume;
-    if (!rs.restart.empty()) resume = state.step;
-    nc_series = std::make_unique<io::TimeSeries>(
-        (fs::path(rs.output_dir) / "diagnostics.nc").string(), nc_columns(*model, diagnostics),
-        "Staghorn " + rs.model + " diagnostics", resume, output_units(s));
-    if (nc_series->records() == 0)
-      nc_series->append(state.step, state.time, concat(start_cost, diagnostics));
+    files = std::make_unique<DiagnosticsFiles>(rs.output_dir, model, diagnostics,
+                                               "Staghorn " + rs.model + " diagnostics",
+                                               output_units(s), started.plan.continues);
+    write_or_end([&] { files->start(state, diagnostics); }, last_good(), false);
   });
   if (rs.restart.empty() && rs.output_initial) write(state);
 
@@ -513,11 +506,11 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   struct Unwatch {
     Model& m;
     ~Unwatch() { m.watch_iterations({}); }
-  } unwatch{*model};
+  } unwatch{model};
   // A stop during a long solve abandons the step where the model can go back to its start; the
   // check is collective (every rank checks at the same iterations), one reduction per check.
-  const bool abandonable = model->can_abandon_step();
-  model->watch_iterations([&](long long it, const std::vector<pt::Residual>& residuals) {
+  const bool abandonable = model.can_abandon_step();
+  model.watch_iterations([&](long long it, const std::vector<pt::Residual>& residuals) {
     progress.iterating(it, measured_residual(residuals, measure));
     if (!abandonable) return;
     const std::string why = stop.due(comm, 0);
@@ -528,17 +521,17 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   hooks.after_step = [&](const LoopState& st, const StepReport& r, double seconds) {
     done = st;
     // Every step, before anything reports it: the first non-finite state ends the run.
-    const std::string bad = first_non_finite(s.exec, *s.dec, model->output_fields());
+    const std::string bad = first_non_finite(s.exec, *s.dec, model.output_fields());
     if (!bad.empty())
       throw NumericalError("field '" + bad + "' is not finite after step " +
                            std::to_string(st.step));
     iterations += r.iterations;
     solve_seconds += seconds;
     const bool diagnose = st.step % rs.diagnostics_every == 0;
-    if (diagnose) diagnostics = model->diagnostics();  // collective
-    const std::vector<double> cost{double(r.iterations), max_residual(r.residuals), seconds};
-    if (series) series->row(concat({double(st.step), st.time}, concat(cost, diagnostics)));
-    if (nc_series && diagnose) nc_series->append(st.step, st.time, concat(cost, diagnostics));
+    if (diagnose) diagnostics = model.diagnostics();  // collective
+    if (files)
+      write_or_end([&] { files->step(st, r, seconds, diagnostics, diagnose); }, last_good(),
+                   several);
     progress.step(st.step, st.time, r.iterations, measured_residual(r.residuals, measure),
                   cells * iterations);
     const std::string why = stop.due(comm, seconds);
@@ -549,13 +542,13 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     if (rs.output_final || scheduled) write(st);
   };
   try {
-    FaultyStepper stepper(*model, s.fault, comm.rank(), state.step);  // debug.fault (tests)
+    FaultyStepper stepper(model, s.fault, comm.rank(), state.step);  // debug.fault (tests)
     state = TimeLoop(rs.steps, rs.dt, rs.output_every).run(stepper, state, hooks);
   } catch (const StopNow& now) {
     if (last_written != snapshot_path(rs, now.state.step)) write(now.state);
     throw Stopped{now.why + " at step " + std::to_string(now.state.step), last_written};
   } catch (const StopMidSolve& now) {
-    model->abandon_step();  // the state of step `done` again
+    model.abandon_step();  // the state of step `done` again
     if (last_written != snapshot_path(rs, done.step)) write(done);
     throw Stopped{now.why + " at step " + std::to_string(done.step) + " (step " +
                       std::to_string(done.step + 1) + " abandoned mid-solve)",
@@ -564,12 +557,14 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
     throw NumericalError(std::string(e.what()) + "; " + last_good());
   }
 
-  io::json m = metrics(s, *model, state.step - first_step, iterations, solve_seconds);
-  add_prediction(m, predicted, m["time_per_iteration_s"].get<double>());
+  io::json m = metrics(s, model, state.step - first_step, iterations, solve_seconds);
+  add_prediction(m, started.predicted, m["time_per_iteration_s"].get<double>());
   m["output_dir"] = rs.output_dir;
   m["finished"] = now_utc();
   if (comm.root()) {
-    io::append_json_line((fs::path(rs.output_dir) / "metrics.jsonl").string(), m);
+    write_or_end(
+        [&] { io::append_json_line((fs::path(rs.output_dir) / "metrics.jsonl").string(), m); },
+        last_good(), several);
     out << m.dump() << std::endl;
   }
   return m;

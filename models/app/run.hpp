@@ -19,14 +19,14 @@ struct StartFailed {
   bool print;
 };
 
-// A snapshot that could not be written (disk full, a file-size limit, an I/O error), with the
-// last good snapshot named; the .tmp file is gone. `library_broken`: HDF5 failed half-way through
-// the file and cannot shut down cleanly (it would crash in MPI_Finalize), so the job must end
-// through MPI_Abort.
-struct SnapshotWriteError : Error {
-  SnapshotWriteError(const std::string& message, bool broken)
-      : Error(message), library_broken(broken) {}
-  bool library_broken;
+// Diagnostics or a snapshot that could not be written (a full disk, a file-size limit, an I/O
+// error), with the last good snapshot named (exit code 4); a snapshot's .tmp file is gone.
+// `abort_job`: the job must end through MPI_Abort, either because only some ranks know (rank 0
+// writes the diagnostics) or because HDF5 failed half-way through a snapshot and cannot shut
+// down cleanly (it would crash in MPI_Finalize).
+struct OutputWriteError : Error {
+  OutputWriteError(const std::string& message, bool abort) : Error(message), abort_job(abort) {}
+  bool abort_job;
 };
 
 // What the command line asks for.
@@ -42,15 +42,14 @@ struct RunRequest {
 // Throws ConfigError naming the offending key.
 io::json resolve_config(const RunRequest& request);
 
-// `staghorn check` / `run --dry-run`: validates everything a run would (grid, backend,
-// decomposition, restart file) and prints a one-line summary (model, backend, decomposition),
-// then the resolved config if `print_config`. Writes nothing.
+// `staghorn check` / `run --dry-run`: everything `run` does before it writes, and every refusal
+// it makes then (keys, grid, backend, decomposition, the model built with its materials, the
+// restart file, a stable step, other runs' files in the output directory); prints a one-line
+// summary (model, backend, decomposition), then the resolved config if `print_config`, then
+// with `dry_run` the performance model's prediction (models/app/performance.hpp). Writes
+// nothing.
 void check(const RunRequest& request, const Comm& comm, std::ostream& out,
-           bool print_config = false);
-
-// `staghorn run --dry-run`, after `check`: builds the model (no step taken), probes the link and
-// prints the performance model's prediction (models/app/performance.hpp).
-void predict(const RunRequest& request, const Comm& comm, std::ostream& out);
+           bool print_config = false, bool dry_run = false);
 
 // `staghorn run`: runs the model; returns the metrics record (also appended to metrics.jsonl).
 // Nothing in the output directory is touched before every check has passed.

@@ -1,13 +1,33 @@
 #include "models/app/settings.hpp"
 
+#include <cmath>
+
 #include "core/network.hpp"
 #include "models/app/fault.hpp"
 #include "models/app/output_dir.hpp"
 #include "models/app/performance.hpp"
 
 namespace staghorn::app {
+namespace {
 
-void add_run_options(io::Schema& s) {
+// Every coordinate of the grid (origin to origin + length, in steps of length / n) must be a
+// finite number, and the spacing positive: snapshots and the index write them.
+void check_coordinates(const Grid& g) {
+  for (int a = 0; a < 3; ++a) {
+    const std::string axis = "[" + std::to_string(a) + "]";
+    if (!std::isfinite(g.origin[a] + g.length[a]))
+      throw io::ConfigError("grid.origin" + axis + ": " + io::json(g.origin[a]).dump() +
+                            " + grid.length" + axis + " " + io::json(g.length[a]).dump() +
+                            " is beyond the largest double: every coordinate must be finite");
+    if (!(g.spacing(a) > 0))
+      throw io::ConfigError("grid.length" + axis + ": " + io::json(g.length[a]).dump() + " over " +
+                            std::to_string(g.n[a]) + " cells is a spacing of 0");
+  }
+}
+
+}  // namespace
+
+void add_run_options(io::Schema& s, const io::UnitSystem& units) {
   using io::Type;
   s.add("model", Type::string, "diffusion", "The model to run (staghorn describe lists them)");
   s.add("backend", Type::string, "auto",
@@ -25,9 +45,17 @@ void add_run_options(io::Schema& s) {
         "Coordinates of the domain's low corner");
   s.add("grid.periodic", Type::bool3, io::json::array({false, false, false}),
         "Periodic axes; the others are bounded and take the model's boundary conditions");
-  s.add("grid.units", Type::string, "",
-        "Units of length written with the coordinates (empty: the model's own, m for the SI "
-        "models, 1 for scaled ones; a dimensional model accepts only its own)");
+  // A dimensional model computes in its SI units: another name would mislabel every output.
+  if (units.dimensional())
+    s.add("grid.units", Type::string, units.length,
+          "Units of length written with the coordinates: the model computes in SI units, "
+          "lengths in " +
+              units.length)
+        .one_of({units.length});
+  else
+    s.add("grid.units", Type::string, "",
+          "Units of length written with the coordinates (empty: the model's own, 1 for a scaled "
+          "model)");
   s.add("decomposition.dims", Type::int3, io::json::array({0, 0, 0}),
         "Process grid (px, py, pz); all zeros: the one with the fewest halo cells per rank")
       .at_least(0);
@@ -65,7 +93,11 @@ void add_run_options(io::Schema& s) {
   s.add("output.final", Type::boolean, true,
         "Write the last step's snapshot even when output.every does not fall on it (false: "
         "timing runs, e.g. campaigns, that need no fields)");
-  s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
+  s.add("output.prefix", Type::string, "snapshot",
+        "Snapshot file names: PREFIX_STEP.nc (letters, digits, '.', '_', '+' and '-', at most "
+        "200 bytes)")
+      .checked_by([](const io::json& v) { check_prefix(v.get<std::string>()); })
+      .matching(kPrefixPattern);
   s.add("output.diagnostics_every", Type::integer, 1,
         "Compute the model's diagnostics (urms, mass, ...) at every step that is a multiple of "
         "this, and at the start, and append them to diagnostics.nc (netCDF time series; rows of "
@@ -109,6 +141,7 @@ RunSettings RunSettings::from(const io::json& c) {
     r.dims[a] = at_path(c, "decomposition.dims")[a].get<int>();
   }
   r.grid.units = at_path(c, "grid.units").get<std::string>();
+  check_coordinates(r.grid);
   r.dt = at_path(c, "time.dt").get<double>();
   r.steps = at_path(c, "time.steps").get<long long>();
   r.output_dir = at_path(c, "output.dir").get<std::string>();
@@ -116,7 +149,6 @@ RunSettings RunSettings::from(const io::json& c) {
   r.output_initial = at_path(c, "output.initial").get<bool>();
   r.output_final = at_path(c, "output.final").get<bool>();
   r.prefix = at_path(c, "output.prefix").get<std::string>();
-  check_prefix(r.prefix);
   r.diagnostics_every = at_path(c, "output.diagnostics_every").get<long long>();
   r.log_interval = at_path(c, "log.interval").get<double>();
   r.restart = at_path(c, "restart").get<std::string>();

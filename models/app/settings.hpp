@@ -3,11 +3,13 @@
 
 #include "core/grid.hpp"
 #include "io/schema.hpp"
+#include "io/units.hpp"
 
 namespace staghorn::app {
 
-// The keys every run has, whatever its model: backend, grid, decomposition, time, output, log.
-void add_run_options(io::Schema& schema);
+// The keys every run has, whatever its model: backend, grid, decomposition, time, output, log;
+// `units`: the model's (a dimensional model's grid.units is its unit of length).
+void add_run_options(io::Schema& schema, const io::UnitSystem& units);
 
 // Those keys, read from a resolved config.
 struct RunSettings {
@@ -33,6 +35,7 @@ struct RunSettings {
       7 * 86400.0;  // a kept CPU reference younger than this is reused
   bool phase_timing = true;
 
+  // Throws ConfigError for a grid whose coordinates are not all finite (grid.origin + length).
   static RunSettings from(const io::json& config);
 };
 

@@ -9,9 +9,9 @@
 
 namespace staghorn::app {
 
-Watchdog::Watchdog(bool enabled, double timeout_s) : timeout_s_(timeout_s) {
+Watchdog::Watchdog(double timeout_s) : timeout_s_(timeout_s) {
   resumed_ = steady_now_s();
-  if (enabled && timeout_s > 0) thread_ = std::thread([this] { watch(); });
+  if (timeout_s > 0) thread_ = std::thread([this] { watch(); });
 }
 
 Watchdog::~Watchdog() {
@@ -24,24 +24,52 @@ Watchdog::~Watchdog() {
   thread_.join();
 }
 
-Watchdog::Pause::Pause(Watchdog& w) : w_(w) { ++w_.paused_; }
-Watchdog::Pause::~Pause() {
+void Watchdog::watch_progress() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  progress_ = true;
+  resumed_ = steady_now_s();
+}
+
+Watchdog::Deadline::Deadline(Watchdog& w, double bytes, std::string what) : w_(w) {
+  const std::lock_guard<std::mutex> lock(w_.mutex_);
+  w_.allowed_ = w_.timeout_s_ + bytes / kSlowestBytesPerSecond;
+  w_.deadline_ = steady_now_s() + w_.allowed_;
+  w_.what_ = std::move(what);
+}
+
+Watchdog::Deadline::~Deadline() {
+  const std::lock_guard<std::mutex> lock(w_.mutex_);
+  w_.deadline_ = 0;
   w_.resumed_ = steady_now_s();
-  --w_.paused_;
+}
+
+std::string Watchdog::overdue() const {
+  char text[512];
+  const double now = steady_now_s();
+  if (deadline_ > 0) {
+    if (now <= deadline_) return "";
+    std::snprintf(text, sizeof text,
+                  "%s did not finish within %.3g s (exchange.timeout_s and the time its bytes may "
+                  "take): a peer rank stalled, or the file system hangs",
+                  what_.c_str(), allowed_);
+    return text;
+  }
+  if (!progress_ || now - std::max(last_progress_s(), resumed_) <= timeout_s_) return "";
+  std::snprintf(text, sizeof text,
+                "no progress for %g s (exchange.timeout_s) on this one-rank run: a step stalled",
+                timeout_s_);
+  return text;
 }
 
 void Watchdog::watch() {
   const auto poll = std::chrono::duration<double>(std::min(1.0, timeout_s_ / 4));
   std::unique_lock<std::mutex> lock(mutex_);
   while (!wake_.wait_for(lock, poll, [this] { return stop_; })) {
-    const double last = std::max(last_progress_s(), resumed_.load());
-    if (paused_ > 0 || steady_now_s() - last <= timeout_s_) continue;
+    const std::string why = overdue();
+    if (why.empty()) continue;
     // The main thread is stuck where no exception can reach it: this thread must end the process
-    // itself (the exit code of a stalled peer, as on several ranks).
-    std::fprintf(stderr,
-                 "staghorn: communication failure: no progress for %g s (exchange.timeout_s) on "
-                 "this one-rank run: a step stalled\n",
-                 timeout_s_);
+    // itself, with the exit code of a stalled peer (under mpirun the launcher then ends the job).
+    std::fprintf(stderr, "staghorn: communication failure: %s\n", why.c_str());
     std::fflush(stderr);
     std::_Exit(5);
   }

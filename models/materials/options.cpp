@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "models/materials/random_inclusions.hpp"
+
 namespace staghorn::materials {
 namespace {
 
@@ -38,7 +40,10 @@ io::Schema phase_schema(const std::vector<Property>& properties) {
   s.add("from", Type::number, nullptr,
         "layer: the points x with from <= n . x <= to, n the unit normal");
   s.add("to", Type::number, nullptr, "layer: see from (> from)");
-  s.add("count", Type::integer, nullptr, "random_inclusions: number of spheres").at_least(1);
+  s.add("count", Type::integer, nullptr,
+        "random_inclusions: number of spheres (at most " + std::to_string(kMaxInclusions) + ")")
+      .at_least(1)
+      .at_most(kMaxInclusions);
   s.add("radius_min", Type::number, nullptr,
         "random_inclusions: radii drawn uniformly in [radius_min, radius_max]")
       .above(0);
@@ -51,7 +56,8 @@ io::Schema phase_schema(const std::vector<Property>& properties) {
   s.add("seed", Type::integer, 1,
         "random_inclusions: seed of the placement (std::mt19937_64: the same bodies on every "
         "machine, rank and rank count)")
-      .at_least(0);
+      .at_least(0)
+      .at_most(io::kLargestExactInteger);
   for (Property p : properties) {
     io::Option& o = s.add(name(p), Type::number, nullptr,
                           "The phase's " + described(p) + " (null: the background's)");

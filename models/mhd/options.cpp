@@ -55,7 +55,9 @@ void Mhd::add_options(io::Schema& s) {
   s.add("mhd.initial.sigma", Type::number, 0.1, "Width of the Gaussian blobs").above(0);
   s.add("mhd.initial.center", Type::number3, nullptr,
         "Centre of the Gaussian blobs (null: the centre of the domain)");
-  s.add("mhd.initial.seed", Type::integer, 1, "Seed of the random fields").at_least(0);
+  s.add("mhd.initial.seed", Type::integer, 1, "Seed of the random fields")
+      .at_least(0)
+      .at_most(io::kLargestExactInteger);
   s.add("mhd.forcing.amplitude", Type::number, 0.0,
         "Helical forcing amplitude f0 (0: no forcing); force per mass f0 cs0 sqrt(|k| cs0 / dt) "
         "times a unit helical wave, one random wavevector and phase per RK3 step")
@@ -68,7 +70,8 @@ void Mhd::add_options(io::Schema& s) {
       .at_least(-1)
       .at_most(1);
   s.add("mhd.forcing.seed", Type::integer, 1234, "Seed of the forcing's random sequence")
-      .at_least(0);
+      .at_least(0)
+      .at_most(io::kLargestExactInteger);
 }
 
 Mhd::Options Mhd::Options::from(const io::json& c) {

@@ -24,6 +24,8 @@ class DampingControl {
   // its target (> 1 until converged). May change Re() for the next iterations.
   void observe(long long iteration, const std::vector<double>& distances);
   real Re() const { return re_; }
+  // A restart's: the Re the run had reached (a step carries it to the next).
+  void set_Re(real re) { re_ = re; }
   // The damping ratio of the slowest mode measured last, if any.
   std::optional<double> last_damping_ratio() const { return zeta_; }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/boundary.hpp"
+#include "core/decimal.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
@@ -215,6 +216,35 @@ void Stokes::retry(real factor) {
   rigid_mobility_ *= factor * factor;
   if (rigid_mobility_ < real(0.05)) rigid_mobility_ = 0;
   refresh();
+}
+
+CarriedState Stokes::carried_state() const {
+  CarriedState s = PtModel::carried_state();
+  if (opt_.rigid_bodies.on)
+    s.emplace_back("rigid_mobility_scale", rigid_mobility_ / opt_.rigid_bodies.mobility);
+  if (damping_) s.emplace_back("damping_Re", damping_->Re());
+  return s;
+}
+
+// A value for a feature this run has off (the restart's physics changed: a warning says so) has
+// nothing to set.
+bool Stokes::take_carried(const std::string& name, double value) {
+  auto refuse = [&](const std::string& range) {
+    throw io::ConfigError("carried " + name + " = " + shortest(value) + " is not within " + range);
+  };
+  if (name == "rigid_mobility_scale") {  // of stokes.rigid_bodies.mobility: powers of 1/4, or 0
+    if (!opt_.rigid_bodies.on) return true;
+    if (!(value >= 0 && value <= 1)) refuse("[0, 1]");
+    rigid_mobility_ = opt_.rigid_bodies.mobility * static_cast<real>(value);  // bodies: refresh()
+    return true;
+  }
+  if (name == "damping_Re") {
+    if (!damping_) return true;
+    if (!(value > 0 && std::isfinite(value))) refuse("(0, inf)");
+    damping_->set_Re(static_cast<real>(value));
+    return true;
+  }
+  return PtModel::take_carried(name, value);
 }
 
 // The unknowns and (power law) the viscosity as begin_solve kept them, the stresses physical again.

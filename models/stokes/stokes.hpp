@@ -66,6 +66,9 @@ class Stokes final : public PtModel {
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
   void abandon_step() override;
+  // Carried beside the solver's: the factor retries lowered the stiff bodies' mobility by
+  // ("rigid_mobility_scale") and the tuned damping ("damping_Re"), where the run has them.
+  CarriedState carried_state() const override;
 
   // Fields, for tests and tools (a changed mu needs refresh()).
   Field& P() { return P_; }
@@ -150,9 +153,10 @@ class Stokes final : public PtModel {
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real r_;             // the PT iterations' r (stokes.r, or its automatic choice by refresh())
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
+  bool take_carried(const std::string& name, double value) override;
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
-  // retries).
+  // retries; carried state).
   std::optional<Field> body_label_;
   RigidBodies rigid_;
   bool iterating_ = false;  // P and tau in the iterations' form (begin_solve to end_step)

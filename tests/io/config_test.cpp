@@ -96,7 +96,6 @@ TEST(Resolve, RejectsWrongTypes) {
   } cases[] = {
       {R"({"time": {"dt": "fast"}})", "time.dt: expected a number, got \"fast\" (string)"},
       {R"({"time": {"steps": 2.5}})", "time.steps: expected an integer, got 2.5 (number)"},
-      {R"({"time": {"steps": 3.0}})", "time.steps: expected an integer"},
       {R"({"time": {"steps": "3"}})", "time.steps: expected an integer"},
       {R"({"time": {"steps": {"a": 1}}})",
        "time.steps: expected an integer, got {\"a\":1} (object)"},
@@ -133,6 +132,47 @@ TEST(Resolve, ChecksRangesWithExactMessages) {
   // The limits themselves are accepted where inclusive.
   EXPECT_EQ(resolve_error({{"time", {{"cfl", 1}, {"steps", 0}}}, {"grid", {{"n", {1, 1, 1}}}}}),
             "<no error>");
+}
+
+TEST(Resolve, KeepsIntegersWithinTheirRange) {
+  // Beyond 32 bits, where a key sets no range of its own: refused, never truncated.
+  EXPECT_EQ(resolve_error(json::parse(R"({"time": {"steps": 4294967299}})")),
+            "time.steps: must be <= 2147483647, got 4294967299");
+  EXPECT_EQ(resolve_error(json::parse(R"({"output": {"every": -2147483649}})")),
+            "output.every: must be >= -2147483648, got -2147483649");
+  EXPECT_EQ(resolve_error(json::parse(R"({"grid": {"n": [8, 18446744073709551615, 1]}})")),
+            "grid.n[1]: must be <= 2147483647, got 1.84467440737e+19");
+  Schema wide;
+  wide.add("seed", Type::integer, 1, "a seed").at_least(0).at_most(kLargestExactInteger);
+  EXPECT_EQ(wide.resolve(json::parse(R"({"seed": 4294967299})"))["seed"], 4294967299LL);
+}
+
+TEST(Resolve, TakesIntegralNumbersAsIntegers) {
+  // As JSON Schema's "integer" does: 3.0 and 3e0 are the integer 3, stored as one.
+  const json r = test_schema().resolve(json::parse(R"({"time": {"steps": 3.0},
+                                                       "grid": {"n": [8e0, 8, 1.0]}})"));
+  EXPECT_TRUE(r["time"]["steps"].is_number_integer());
+  EXPECT_EQ(r["time"]["steps"], 3);
+  EXPECT_EQ(r["grid"]["n"], json::parse("[8, 8, 1]"));
+  EXPECT_TRUE(r["grid"]["n"][0].is_number_integer());
+  EXPECT_EQ(resolve_error(json::parse(R"({"time": {"steps": 1e300}})")),
+            "time.steps: must be <= 2147483647, got 1e+300");
+}
+
+TEST(Resolve, ChecksPatternsAfterTheirExplanation) {
+  Schema s;
+  s.add("prefix", Type::string, "ok", "a file name")
+      .checked_by([](const json& v) {
+        if (v.get<std::string>().empty()) throw ConfigError("prefix: must not be empty");
+      })
+      .matching("^[a-z]{1,4}$");
+  EXPECT_EQ(error_of([&] { s.resolve({{"prefix", ""}}); }), "prefix: must not be empty");
+  EXPECT_EQ(error_of([&] {
+              s.resolve({{"prefix", "abcde"}});
+            }),
+            "prefix: must match ^[a-z]{1,4}$, got \"abcde\"");
+  EXPECT_EQ(s.resolve({{"prefix", "abc"}})["prefix"], "abc");
+  EXPECT_EQ(s.json_schema()["properties"]["prefix"]["pattern"], "^[a-z]{1,4}$");
 }
 
 TEST(Resolve, ChecksChoices) {
@@ -344,6 +384,39 @@ TEST_F(Files, NumberOverflowAndDirectoriesAreBadInput) {
   EXPECT_NE(msg.find("number overflow parsing '1e999'"), std::string::npos) << msg;
   EXPECT_EQ(error_of([&] { load_json_file(dir_.string()); }),
             "config file '" + dir_.string() + "': is a directory, not a JSON file");
+}
+
+// What nlohmann's parser alone would take: text after a NUL byte, any size, any depth.
+TEST_F(Files, ConfigTextIsBounded) {
+  const std::string nul = write("nul.json", std::string("{\"a\": 1}\0{\"a\": 2}", 17));
+  EXPECT_EQ(error_of([&] { load_json_file(nul); }),
+            "config file '" + nul + "': holds a NUL byte at byte 8 (a config is JSON text)");
+  EXPECT_EQ(error_of([&] { load_json_file("/dev/zero"); }),
+            "config file '/dev/zero': holds a NUL byte at byte 0 (a config is JSON text)");
+  const std::string large = write("large.json", "{" + std::string(16u << 20, ' ') + "}");
+  EXPECT_EQ(error_of([&] { load_json_file(large); }),
+            "config file '" + large + "': larger than 16 MiB (a config is a few KiB)");
+  auto nested = [](int levels) {
+    std::string text;
+    for (int i = 0; i < levels; ++i) text += "{\"k\": ";
+    return text + "1" + std::string(levels, '}');
+  };
+  const std::string deep = write("deep.json", nested(65));
+  EXPECT_NE(error_of([&] { load_json_file(deep); }).find("nests objects and arrays deeper than 64"),
+            std::string::npos)
+      << error_of([&] { load_json_file(deep); });
+  EXPECT_TRUE(load_json_file(write("64.json", nested(64)))["k"].is_object());
+}
+
+TEST_F(Files, OverridesFollowTheFilesRules) {
+  const std::string path = write("run.json", "{}");
+  EXPECT_TRUE(starts_with(
+      error_of([&] { load_config(path, {"grid={\"n\": [8, 8, 1], \"n\": [4, 4, 1]}"}); }),
+      "grid.n: duplicate key in --set grid="));
+  EXPECT_TRUE(starts_with(error_of([&] { load_config(path, {"name=a\xff"}); }),
+                          "--set: is not valid UTF-8"));
+  // Text that is not JSON is a string, as before.
+  EXPECT_EQ(load_config(path, {"name={not json"})["name"], "{not json");
 }
 
 TEST_F(Files, LoadConfigAppliesOverridesInOrder) {

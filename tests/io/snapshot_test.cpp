@@ -136,6 +136,7 @@ class SnapshotTest : public ::testing::Test {
     EXPECT_EQ(bits(got.time), bits(meta.time));
     EXPECT_EQ(got.model, meta.model);
     EXPECT_EQ(got.config, meta.config);
+    EXPECT_EQ(got.carried, meta.carried);
   }
 
   static void write_unique(const Decomposition& dec, const std::string& path,
@@ -162,6 +163,7 @@ SnapshotMeta sample_meta() {
   m.time = 0.1 + 0.2;       // not a short decimal
   m.model = "diffusion";
   m.config = R"({"model": "diffusion", "grid": {"n": [8, 6, 4]}})";
+  m.carried = {{"pt_cfl_scale", 0.125}, {"damping_Re", 0.1 + 0.7}};  // exact doubles, by name
   return m;
 }
 
@@ -312,6 +314,18 @@ TEST_F(SnapshotTest, RoundTrip3DBounded) {
   const std::string path = file("bounded.nc");
   round_trip(g, meta, path);
   if (comm_.root()) inspect(path, g, meta);
+}
+
+TEST_F(SnapshotTest, SnapshotStampReadsStepAndTime) {
+  const Grid g = grid_3d(false);
+  const std::string path = file("stamp.nc");
+  round_trip(g, sample_meta(), path);
+  if (!comm_.root()) return;
+  const std::optional<SnapshotStamp> s = snapshot_stamp(path);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->step, sample_meta().step);
+  EXPECT_EQ(bits(s->time), bits(sample_meta().time));
+  EXPECT_FALSE(snapshot_stamp(file("absent.nc")));
 }
 
 TEST_F(SnapshotTest, RoundTrip3DPeriodic) {

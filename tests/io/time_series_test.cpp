@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 #include <netcdf.h>
-#include <stdlib.h>  // mkdtemp
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "scratch_dir.hpp"
 
 namespace staghorn::io {
 namespace {
@@ -21,13 +21,7 @@ const std::vector<SeriesColumn> kColumns{{"mass", "kg", "total mass"}, {"urms", 
 
 class TimeSeriesTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "staghorn-series-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path() const { return (fs::path(dir_) / "diagnostics.nc").string(); }
+  std::string path() const { return scratch_.file("diagnostics.nc"); }
 
   // Steps 0, 10, ..., 10 (n - 1) with mass 1 + step and urms step / 100.
   void write(int n, std::optional<long long> resume = std::nullopt, int first = 0) {
@@ -35,7 +29,7 @@ class TimeSeriesTest : public ::testing::Test {
     for (int r = first; r < first + n; ++r) s.append(10 * r, 0.5 * r, {1.0 + 10 * r, 0.1 * r});
   }
 
-  std::string dir_;
+  const test::ScratchDir scratch_{"series"};
 };
 
 TEST_F(TimeSeriesTest, RecordsReadBackAsWritten) {

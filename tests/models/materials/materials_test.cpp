@@ -182,8 +182,18 @@ TEST(RandomInclusions, DoNotOverlapAndRepeatWithTheSeed) {
 
 TEST(RandomInclusions, TooManyFailNamingTheKey) {
   const std::string e =
-      error_of([&] { random_inclusions(random_phase(400, 1, 0.02), grid(64, 2)); });
+      error_of([&] { random_inclusions(random_phase(100, 1, 0.02), grid(64, 2)); });
   EXPECT_NE(e.find("m.phases[0].count: placed only"), std::string::npos) << e;
+}
+
+// More than the domain could hold, whatever the places: refused before any is placed.
+TEST(RandomInclusions, MoreThanTheVolumeFailAtOnce) {
+  const std::string e =
+      error_of([&] { random_inclusions(random_phase(400, 1, 0.02), grid(64, 2)); });
+  EXPECT_NE(e.find("m.phases[0].count: 400 inclusions (radius 0.03 to 0.06, gap 0.02) take a "
+                   "volume of 3.90345, more than the domain's 1.0404: they cannot fit"),
+            std::string::npos)
+      << e;
 }
 
 // A NetCDF file as xarray writes a field indexed [y, x]: dimensions (y, x), 1-D coordinate
