@@ -34,6 +34,7 @@ class FaultyStepper : public Stepper {
         armed_(spec.kind != "none" && spec.rank == rank),
         step_(first_step) {}
   StepReport advance(real dt) override;
+  void finish() override { model_.finish(); }
 
  private:
   void strike();

@@ -68,8 +68,8 @@ void add_run_options(io::Schema& s) {
   s.add("output.prefix", Type::string, "snapshot", "Snapshot file names: PREFIX_STEP.nc");
   s.add("output.diagnostics_every", Type::integer, 1,
         "Compute the model's diagnostics (urms, mass, ...) at every step that is a multiple of "
-        "this, and at the start, and append them to diagnostics.nc (netCDF time series; rows of "
-        "diagnostics.csv between repeat the last values)")
+        "this, and at the start, and append them to diagnostics.csv and diagnostics.nc (netCDF "
+        "time series); other steps have no row")
       .at_least(1);
   s.add("log.interval", Type::number, 2.0,
         "Seconds between progress lines (0: every step); an implicit solve longer than this "
