@@ -29,7 +29,8 @@ void add_run_options(io::Schema& s) {
         "Units of length written with the coordinates (empty: the model's own, m for the SI "
         "models, 1 for scaled ones; a dimensional model accepts only its own)");
   s.add("decomposition.dims", Type::int3, io::json::array({0, 0, 0}),
-        "Process grid (px, py, pz); all zeros: the one with the fewest halo cells per rank")
+        "Process grid (px, py, pz); all zeros: the one whose busiest rank has the fewest cells to "
+        "compute and receive. Any split works: blocks differ by at most one cell per axis")
       .at_least(0);
   s.add("exchange.hide_communication", Type::boolean, true,
         "Compute the boundary shell first on a high-priority stream and move its halo while the "
