@@ -97,9 +97,8 @@ long long Decomposition::padded_cost(const Grid& grid, Int3 d, int halo) {
   return busiest(grid, d, halo, padded);
 }
 
-Int3 Decomposition::choose_dims(const Grid& grid, int ranks, int halo) {
-  Int3 best{0, 0, 0};
-  long long best_cost = std::numeric_limits<long long>::max();
+std::vector<Int3> Decomposition::fitting_dims(const Grid& grid, int ranks, int halo) {
+  std::vector<Int3> all;
   for (int px = 1; px <= ranks; ++px) {
     if (ranks % px) continue;
     for (int py = 1; py <= ranks / px; ++py) {
@@ -107,11 +106,19 @@ Int3 Decomposition::choose_dims(const Grid& grid, int ranks, int halo) {
       const Int3 d{px, py, ranks / px / py};
       bool fits = true;
       for (int a = 0; a < 3; ++a) fits = fits && fits_axis(grid, a, d[a], halo);
-      if (!fits) continue;
-      // `<=`: px and py ascend, so the last of equal costs has the most ranks along x, then y.
-      const long long cost = padded_cost(grid, d, halo);
-      if (cost <= best_cost) best_cost = cost, best = d;
+      if (fits) all.push_back(d);
     }
+  }
+  return all;
+}
+
+Int3 Decomposition::choose_dims(const Grid& grid, int ranks, int halo) {
+  Int3 best{0, 0, 0};
+  long long best_cost = std::numeric_limits<long long>::max();
+  for (const Int3 d : fitting_dims(grid, ranks, halo)) {
+    // `<=`: px and py ascend, so the last of equal costs has the most ranks along x, then y.
+    const long long cost = padded_cost(grid, d, halo);
+    if (cost <= best_cost) best_cost = cost, best = d;
   }
   return best;
 }
@@ -137,16 +144,21 @@ Decomposition::Decomposition(const Grid& grid, const Comm& comm, Int3 requested,
   }
 }
 
-int Decomposition::neighbor(Int3 dir) const {
+int Decomposition::rank_across(const Grid& grid, Int3 dims, const std::vector<int>& ranks,
+                               Int3 block, Int3 dir) {
   Int3 c;
   for (int a = 0; a < 3; ++a) {
-    c[a] = coords_[a] + dir[a];
-    if (c[a] < 0 || c[a] >= dims_[a]) {
-      if (!grid_.periodic[a] || !grid_.active(a)) return MPI_PROC_NULL;
-      c[a] = (c[a] + dims_[a]) % dims_[a];
+    c[a] = block[a] + dir[a];
+    if (c[a] < 0 || c[a] >= dims[a]) {
+      if (!grid.periodic[a] || !grid.active(a)) return MPI_PROC_NULL;
+      c[a] = (c[a] + dims[a]) % dims[a];
     }
   }
-  return rank_at_[c.x + dims_.x * (c.y + dims_.y * c.z)];
+  return ranks[c.x + dims.x * (c.y + dims.y * c.z)];
+}
+
+int Decomposition::neighbor(Int3 dir) const {
+  return rank_across(grid_, dims_, rank_at_, coords_, dir);
 }
 
 namespace {
@@ -160,19 +172,29 @@ unsigned long long morton(Int3 c) {
 }
 }  // namespace
 
-// Ranks take blocks in Morton (Z-) order, so that consecutive ranks, which launchers put on the
-// same node, hold neighbouring blocks and share faces.
-void Decomposition::place_ranks() {
-  for (int z = 0; z < dims_.z; ++z)
-    for (int y = 0; y < dims_.y; ++y)
-      for (int x = 0; x < dims_.x; ++x) coords_of_rank_.push_back({x, y, z});
-  std::stable_sort(coords_of_rank_.begin(), coords_of_rank_.end(),
+std::vector<Int3> Decomposition::blocks_by_rank(Int3 dims) {
+  std::vector<Int3> blocks;
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) blocks.push_back({x, y, z});
+  std::stable_sort(blocks.begin(), blocks.end(),
                    [](Int3 a, Int3 b) { return morton(a) < morton(b); });
-  rank_at_.assign(coords_of_rank_.size(), 0);
-  for (std::size_t r = 0; r < coords_of_rank_.size(); ++r) {
-    const Int3 c = coords_of_rank_[r];
-    rank_at_[c.x + dims_.x * (c.y + dims_.y * c.z)] = static_cast<int>(r);
+  return blocks;
+}
+
+std::vector<int> Decomposition::ranks_by_block(Int3 dims) {
+  const std::vector<Int3> blocks = blocks_by_rank(dims);
+  std::vector<int> ranks(blocks.size());
+  for (std::size_t r = 0; r < blocks.size(); ++r) {
+    const Int3 c = blocks[r];
+    ranks[c.x + dims.x * (c.y + dims.y * c.z)] = static_cast<int>(r);
   }
+  return ranks;
+}
+
+void Decomposition::place_ranks() {
+  coords_of_rank_ = blocks_by_rank(dims_);
+  rank_at_ = ranks_by_block(dims_);
 }
 
 }  // namespace staghorn

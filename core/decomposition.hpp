@@ -33,6 +33,15 @@ class Decomposition {
   static int block_start(int n, int p, int c) { return c * (n / p) + (c < n % p ? c : n % p); }
   // The largest block of process grid `dims` (the most work a rank has), per axis.
   static Int3 largest_block(const Grid& grid, Int3 dims);
+  // The block (process coordinates) of each rank, by rank: Morton (Z-) order, so that consecutive
+  // ranks, which launchers put on the same node, hold neighbouring blocks.
+  static std::vector<Int3> blocks_by_rank(Int3 dims);
+  // Its inverse: the rank of each block, x fastest.
+  static std::vector<int> ranks_by_block(Int3 dims);
+  // The rank across direction `dir` from `block` (ranks: ranks_by_block), or MPI_PROC_NULL at a
+  // bounded edge of the domain; a periodic axis wraps (one rank: itself).
+  static int rank_across(const Grid& grid, Int3 dims, const std::vector<int>& ranks, Int3 block,
+                         Int3 dir);
 
   // Rank of the neighbour in direction `dir` (components in -1, 0, 1), or MPI_PROC_NULL at a
   // bounded edge of the domain. A periodic axis with one rank is its own neighbour.
@@ -56,6 +65,9 @@ class Decomposition {
   // computes and what it receives. On even splits every block holds N / P cells, and this is
   // N / P + halo_cost (Eq. 7's order); on uneven ones a block's extra cells weigh too.
   static long long padded_cost(const Grid& grid, Int3 dims, int halo);
+  // Every process grid of `ranks` ranks whose blocks are no thinner than the halo and that leaves
+  // inactive axes whole, px ascending, then py.
+  static std::vector<Int3> fitting_dims(const Grid& grid, int ranks, int halo);
   // The process grid the constructor picks for `ranks` ranks: exhaustive search for the least
   // padded_cost among splits with blocks no thinner than the halo; {0, 0, 0} if none exists.
   // Ties (permutations of one block shape) go to the most ranks along x, then y, as their table
