@@ -11,7 +11,8 @@
 namespace staghorn {
 
 // A block's interior split into a boundary shell (the cells within `width` of its sides along
-// each axis where width > 0; disjoint slabs) and the inner region.
+// each axis where width > 0, the whole axis where the block is no thicker than 2 width; disjoint
+// slabs) and the inner region.
 struct ShellSplit {
   Region interior;
   std::vector<Region> shell;

@@ -19,6 +19,7 @@ class PtModel : public Model, public pt::Problem {
  public:
   // One implicit step: the PT solve, then end_step().
   StepReport advance(real dt) final;
+  void finish() final { ex_.synchronize(); }
   std::vector<const Field*> output_fields() const final {
     return fields_.const_with(FieldTable::output);
   }

@@ -7,8 +7,11 @@ Runs CONFIG (default: the 3-D blob example) for every R in --R and phi0 in --phi
 table of the iterations per step in units of n_z (the cells along the up axis): the largest and
 the mean over the steps.
 
+A case that runs out of --walltime seconds (run.walltime) says which step it did not finish.
+
 Usage: hydromech_pt_table.py --staghorn BIN [--launcher "orterun -np 1"] [--config C]
-           [--steps 5] [--R 1 10 100 1000] [--phi0 0.01 0.05 0.1] [--set KEY=VALUE ...]
+           [--steps 5] [--R 1 10 100 1000] [--phi0 0.01 0.05 0.1] [--walltime 0]
+           [--set KEY=VALUE ...]
 """
 import argparse
 import csv
@@ -27,14 +30,18 @@ def run_case(args, R, phi0):
             "--set", f"time.steps={args.steps}", "--set", f"time.dt={0.2 * phi0}",
             "--set", f"hydromech.phi0={phi0}",
             "--set", f"hydromech.bulk_viscosity.decompaction_weakening={R}",
-            "--set", "output.every=0", "--set", "output.final=false", "--set", "log.interval=0"]
+            "--set", "output.every=0", "--set", "output.final=false", "--set", "log.interval=0",
+            "--set", f"run.walltime={args.walltime}"]
         for s in args.set:
             cmd += ["--set", s]
         done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if done.returncode != 0:
+        stopped = done.returncode == 6  # the walltime ran out
+        if done.returncode != 0 and not stopped:
             return None, done.stderr.strip().splitlines()[-1:] or ["exit %d" % done.returncode]
         with open(os.path.join(out, "diagnostics.csv")) as f:
             its = [int(float(r["pt_iterations"])) for r in csv.DictReader(f)][1:]
+        if stopped:  # the step it was in is unfinished
+            return its, "stopped"
         with open(os.path.join(out, "metrics.jsonl")) as f:
             grid = json.loads(f.readlines()[-1])["grid"]
         return its, grid
@@ -50,6 +57,7 @@ def main():
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--R", type=float, nargs="+", default=[1, 10, 100, 1000])
     p.add_argument("--phi0", type=float, nargs="+", default=[0.01, 0.05, 0.1])
+    p.add_argument("--walltime", type=float, default=0, help="seconds per case (0: none)")
     p.add_argument("--set", action="append", default=[])
     args = p.parse_args()
     print("| R \\ phi0 | " + " | ".join(f"{x:g}" for x in args.phi0) + " |")
@@ -62,6 +70,10 @@ def main():
             if its is None:
                 cells.append("failed: " + " ".join(grid))
                 worst = float("inf")
+                continue
+            if grid == "stopped":
+                worst = float("inf")
+                cells.append(f"step {len(its) + 1} unfinished after {args.walltime:g} s")
                 continue
             nz = [n for n in grid if n > 1][-1]  # the up axis: the last active one
             per = [i / nz for i in its]

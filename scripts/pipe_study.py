@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Tools of the fluid-escape-pipe study (docs/models/hydromech.md, "Study: a fluid escape pipe"),
+"""Tools of the fluid-escape-pipe study (docs/models/hydromech-coupled.md, "Study"),
 for snapshots too large to bring back from a GPU machine.
 
-  pipe_study.py extract RUN OUT [--coarsen 2]
-      The porosity of every snapshot of RUN, averaged over coarsen^3 blocks, as float32 arrays in
+  pipe_study.py extract RUN OUT [--coarsen 2] [--every 1]
+      The porosity of every snapshot of RUN (of the steps that --every divides), averaged over
+      coarsen^3 blocks, as float16 arrays (enough to draw it) in
       OUT/porosity.npz (phi_STEP, time_STEP, spacing), and RUN's diagnostics.csv copied to OUT.
       Reads the NetCDF-4 files as HDF5 (h5py), so it runs where netCDF's Python bindings are not.
   pipe_study.py compare A.nc B.nc
@@ -49,7 +50,9 @@ def extract(args):
         with open_h5(path) as f:
             phi = np.asarray(f["phi"][0], dtype=np.float64)
             step = m.group(1)
-            arrays["phi_" + step] = coarsened(phi, args.coarsen).astype(np.float32)
+            if int(step) % args.every:
+                continue
+            arrays["phi_" + step] = coarsened(phi, args.coarsen).astype(np.float16)
             arrays["time_" + step] = np.float64(f["time"][0])
             if "spacing" not in arrays:
                 arrays["spacing"] = np.array(
@@ -101,6 +104,7 @@ def main():
     e.add_argument("run")
     e.add_argument("out")
     e.add_argument("--coarsen", type=int, default=2)
+    e.add_argument("--every", type=int, default=1)
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")

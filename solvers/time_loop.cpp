@@ -12,6 +12,7 @@ LoopState TimeLoop::run(Stepper& stepper, LoopState state, const Hooks& hooks) c
   while (state.step < last_) {
     Timer timer;
     const StepReport report = stepper.advance(static_cast<real>(dt_));
+    stepper.finish();
     const double seconds = timer.seconds();
     ++state.step;
     state.time = decimal_time(origin.time, state.step - origin.step, dt_);

@@ -16,7 +16,12 @@ struct StepReport {
 class Stepper {
  public:
   virtual ~Stepper() = default;
+  // May return while the step's work is still queued on a device.
   virtual StepReport advance(real dt) = 0;
+  // Returns once the work queued so far is done. The time loop reads its clock after it: a step's
+  // time then counts the step's work, not only its launches (on a GPU the kernels of a step that
+  // makes no reduction, an explicit one, would otherwise finish after the clock was read).
+  virtual void finish() = 0;
 };
 
 struct LoopState {
@@ -25,7 +30,8 @@ struct LoopState {
 };
 
 // Advances a Stepper from `start` to step `last` with a fixed dt. After every step it calls
-// `after_step`; at every `output_every`-th step and at the last it calls `output`.
+// `after_step` with the step's wall time (its work finished); at every `output_every`-th step and
+// at the last it calls `output`.
 class TimeLoop {
  public:
   struct Hooks {

@@ -60,11 +60,11 @@ void DiagnosticsFiles::start(const LoopState& at, const std::vector<Diagnostic>&
 }
 
 void DiagnosticsFiles::step(const LoopState& at, const StepReport& report, double seconds,
-                            const std::vector<Diagnostic>& diagnostics, bool record) {
+                            const std::vector<Diagnostic>& diagnostics) {
   const std::vector<double> v =
       values({double(report.iterations), pt::max_norm(report.residuals), seconds}, diagnostics);
   csv_->row(row(at, v));
-  if (record) nc_->append(at.step, at.time, v);
+  nc_->append(at.step, at.time, v);
 }
 
 }  // namespace staghorn::app

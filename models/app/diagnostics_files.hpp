@@ -1,7 +1,7 @@
 #pragma once
-// The run's diagnostics files, kept by rank 0 (the values are already global): diagnostics.csv,
-// a row per step and one at the start, and diagnostics.nc, a record at the start and at every
-// output.diagnostics_every-th step (io/records.hpp, io/time_series.hpp).
+// The run's diagnostics files, kept by rank 0 (the values are already global): diagnostics.csv
+// and diagnostics.nc, each with a row at the start and at every output.diagnostics_every-th step,
+// where the diagnostics are computed (io/records.hpp, io/time_series.hpp).
 
 #include <memory>
 #include <optional>
@@ -26,9 +26,9 @@ class DiagnosticsFiles {
 
   // The start's row and record (no step taken), where the files do not hold them already.
   void start(const LoopState& at, const std::vector<Diagnostic>& diagnostics);
-  // A step's row, and its record where `record`.
+  // A diagnosed step's row and record.
   void step(const LoopState& at, const StepReport& report, double seconds,
-            const std::vector<Diagnostic>& diagnostics, bool record);
+            const std::vector<Diagnostic>& diagnostics);
 
  private:
   std::unique_ptr<io::CsvSeries> csv_;

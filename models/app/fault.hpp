@@ -38,6 +38,7 @@ class FaultyStepper : public Stepper {
         armed_(spec.kind != "none" && spec.kind != "stall_write" && spec.rank == rank),
         step_(first_step) {}
   StepReport advance(real dt) override;
+  void finish() override { model_.finish(); }
 
  private:
   void strike();

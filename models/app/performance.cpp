@@ -109,7 +109,9 @@ RunPrediction predict_run(const io::json& config, const Decomposition& dec, cons
 
   const int fields = at_path(config, "performance.fields_exchanged").get<int>();
   p.fields_exchanged = fields > 0 ? fields : state_fields;
-  p.cells_per_rank = static_cast<double>(dec.local_cells().volume());
+  // The busiest rank's: blocks of an uneven split differ by a cell per axis.
+  p.cells_per_rank =
+      static_cast<double>(Decomposition::largest_block(dec.grid(), dec.dims()).volume());
   p.halo_bytes = halo_bytes(dec.grid(), dec.dims(), dec.halo(), p.fields_exchanged);
 
   const double given = at_path(config, "performance.link_bandwidth").get<double>();

@@ -284,12 +284,15 @@ void add_bandwidth(io::json& m, const Setup& s, double teff_per_rank) {
   m["T_eff_fraction"] = teff_per_rank / m["copy_bandwidth_GBs"].get<double>();
 }
 
+// `solve_seconds`: this rank's steps, each timed once its work was done (TimeLoop); the run's is
+// the slowest rank's, as its phases are.
 io::json metrics(const Setup& s, const Model& model, long long steps, long long iterations,
                  double solve_seconds) {
   const RunSettings& rs = s.settings;
   const int ranks = s.dec->comm().size();
   const double cells = static_cast<double>(rs.grid.cells());
-  const double t_it = iterations > 0 ? solve_seconds / iterations : 0;
+  const double wall = s.dec->comm().max(solve_seconds);
+  const double t_it = iterations > 0 ? wall / iterations : 0;
   const double teff = t_it > 0 ? model.bytes_per_cell_iteration() * cells / t_it / 1e9 : 0;
   io::json m;
   m["model"] = rs.model;
@@ -303,7 +306,7 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   m["process_grid"] = {s.dec->dims().x, s.dec->dims().y, s.dec->dims().z};
   m["steps"] = steps;
   m["iterations"] = iterations;
-  m["wall_time_s"] = solve_seconds;
+  m["wall_time_s"] = wall;
   m["time_per_iteration_s"] = t_it;
   m["cell_updates_per_s"] = t_it > 0 ? cells / t_it : 0;
   m["bytes_per_cell_iteration"] = model.bytes_per_cell_iteration();
@@ -527,11 +530,12 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
                            std::to_string(st.step));
     iterations += r.iterations;
     solve_seconds += seconds;
-    const bool diagnose = st.step % rs.diagnostics_every == 0;
-    if (diagnose) diagnostics = model.diagnostics();  // collective
-    if (files)
-      write_or_end([&] { files->step(st, r, seconds, diagnostics, diagnose); }, last_good(),
-                   several);
+    // Rows of both series only at the steps whose diagnostics are computed (never stale ones).
+    if (st.step % rs.diagnostics_every == 0) {
+      diagnostics = model.diagnostics();  // collective
+      if (files)
+        write_or_end([&] { files->step(st, r, seconds, diagnostics); }, last_good(), several);
+    }
     progress.step(st.step, st.time, r.iterations, measured_residual(r.residuals, measure),
                   cells * iterations);
     const std::string why = stop.due(comm, seconds);

@@ -57,7 +57,8 @@ void add_run_options(io::Schema& s, const io::UnitSystem& units) {
           "Units of length written with the coordinates (empty: the model's own, 1 for a scaled "
           "model)");
   s.add("decomposition.dims", Type::int3, io::json::array({0, 0, 0}),
-        "Process grid (px, py, pz); all zeros: the one with the fewest halo cells per rank")
+        "Process grid (px, py, pz); all zeros: the one whose busiest rank has the fewest cells to "
+        "compute and receive. Any split works: blocks differ by at most one cell per axis")
       .at_least(0);
   s.add("exchange.hide_communication", Type::boolean, true,
         "Compute the boundary shell first on a high-priority stream and move its halo while the "
@@ -100,8 +101,8 @@ void add_run_options(io::Schema& s, const io::UnitSystem& units) {
       .matching(kPrefixPattern);
   s.add("output.diagnostics_every", Type::integer, 1,
         "Compute the model's diagnostics (urms, mass, ...) at every step that is a multiple of "
-        "this, and at the start, and append them to diagnostics.nc (netCDF time series; rows of "
-        "diagnostics.csv between repeat the last values)")
+        "this, and at the start, and append them to diagnostics.csv and diagnostics.nc (netCDF "
+        "time series); other steps have no row")
       .at_least(1);
   s.add("log.interval", Type::number, 2.0,
         "Seconds between progress lines (0: every step); an implicit solve longer than this "

@@ -131,7 +131,7 @@ real CoupledHydroMech::fluid_drive() const {
 
 namespace {
 // The solid's PT parameters the tuning starts from (Re) and keeps (r): the best of a sweep over Re
-// 8..64 and r 0.5..16 on a rising blob and a reservoir's first step (docs/models/hydromech.md).
+// 8..64 and r 0.5..16 on a rising blob and a reservoir's first step (docs/models/hydromech-coupled.md).
 constexpr real kStartRe = 24, kR = 4;
 }  // namespace
 

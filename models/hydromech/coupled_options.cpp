@@ -11,13 +11,13 @@ void CoupledHydroMech::add_options(io::Schema& s) {
   s.add("hydromech.variant", Type::string, "reduced",
         "reduced: porosity and effective pressure only (total pressure lithostatic); coupled: "
         "solid Stokes flow (velocities, total pressure, stresses) coupled to Darcy flow of the "
-        "fluid (fluid pressure), docs/models/hydromech.md; the coupled variant needs "
+        "fluid (fluid pressure), docs/models/hydromech-coupled.md; the coupled variant needs "
         "solver.tol_mode = absolute")
       .one_of({"reduced", "coupled"});
   s.add("hydromech.coupled.physics", Type::string, "two_phase",
         "two_phase: the full system (factors 1 - phi, porosity carried by the solid, Darcy flux "
         "driven by (1 - phi_ref) B); small_porosity: its limit phi << 1 (factors 1, no advection, "
-        "the reference state's fluid drive B), docs/models/hydromech.md")
+        "the reference state's fluid drive B), docs/models/hydromech-coupled.md")
       .one_of({"two_phase", "small_porosity"});
   s.add("hydromech.coupled.shear_viscosity", Type::number, 1.0,
         "Shear viscosity mu0 of the solid matrix at phi = phi0 (and eps_II = eps_ref under a "
@@ -26,8 +26,11 @@ void CoupledHydroMech::add_options(io::Schema& s) {
   s.add("hydromech.coupled.porosity_weakening", Type::number, 0.0,
         "alpha of the shear viscosity's porosity weakening exp(-alpha (phi - phi0)); 0: none")
       .at_least(0);
+  // Relaxation 0.05: at Stokes' 0.5 the 2-D pipe (n = 3, alpha = 20) stalls in its first step,
+  // the viscosity feeding back through the compaction scale and the fluid's damping.
   stokes::PowerLawKeys::add_to(s, "hydromech.coupled.power_law",
-                               "mu0 exp(-alpha (phi - phi0)), the shear viscosity's porosity law");
+                               "mu0 exp(-alpha (phi - phi0)), the shear viscosity's porosity law",
+                               0.05);
   s.add("hydromech.coupled.bulk_power_law", Type::boolean, false,
         "The bulk viscosity eta_phi takes the shear viscosity's strain-rate factor "
         "(eps_II / eps_ref)^(1/n - 1) within its caps (the strain-rate dependence of eta_phi)");
@@ -46,12 +49,12 @@ void CoupledHydroMech::add_options(io::Schema& s) {
       .above(0);
   s.add("hydromech.coupled.r", Type::number, nullptr,
         "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r); null: "
-        "chosen from the grid and the compaction length (docs/models/hydromech.md)")
+        "4, the best of a sweep (docs/models/hydromech-coupled.md)")
       .above(0);
   ChimneyOptions::add_to(s);
   s.add("hydromech.coupled.kernel", Type::string, "tiled",
         "PT iteration kernel of the coupled variant: tiled (3-D on a GPU: each new value computed "
-        "once per cell from shared memory, docs/models/hydromech.md; elsewhere the generic one "
+        "once per cell from shared memory, docs/models/hydromech-coupled.md; elsewhere the generic one "
         "runs) or generic (the reference: each cell recomputes its neighbours' new pressures and "
         "stresses); both give the same result to round-off")
       .one_of({"tiled", "generic"});

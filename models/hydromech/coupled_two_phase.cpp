@@ -1,6 +1,6 @@
 // The coupled variant's two-phase terms and shear viscosity on the host side: the porosity carried
 // by the solid over a step, the viscosity's updates inside the iterations, and the porosity's
-// range at a step's end (docs/models/hydromech.md, "Coupled variant"). A kernel source.
+// range at a step's end (docs/models/hydromech-coupled.md). A kernel source.
 #include <cmath>
 #include <sstream>
 

@@ -1,6 +1,6 @@
 #pragma once
 // What the coupled variant's two-phase system adds to the small-porosity limit, point by point
-// (docs/models/hydromech.md, "Coupled variant"):
+// (docs/models/hydromech-coupled.md):
 //   - the porosity carried by the solid: over a step the fluid volume obeys
 //       phi_new = A - dt E,   A = phi_old - dt div(phi v_s^old)   (conservative, upwind),
 //     E = Pe / (eta_phi (1 - phi)) the exchange that both mass balances share, so that the fluid

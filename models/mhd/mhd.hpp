@@ -35,6 +35,7 @@ class Mhd final : public Model, public rk3::Problem {
   static ModelInfo info();
 
   StepReport advance(real dt) override;
+  void finish() override { ex_.synchronize(); }
   std::vector<const Field*> output_fields() const override;
   std::vector<Field*> state_fields() override;
   void refresh() override;

@@ -2,7 +2,8 @@
 
 namespace staghorn::stokes {
 
-void PowerLawKeys::add_to(io::Schema& s, const std::string& prefix, const std::string& eta0) {
+void PowerLawKeys::add_to(io::Schema& s, const std::string& prefix, const std::string& eta0,
+                          double relaxation) {
   using io::Type;
   s.add(prefix + ".n", Type::number, 1.0,
         "Stress exponent n of the power-law viscosity eta = eta0 (eps_II / eps_ref)^(1/n - 1), "
@@ -20,7 +21,7 @@ void PowerLawKeys::add_to(io::Schema& s, const std::string& prefix, const std::s
         "Upper bound on the viscosity (null: none; with n > 1 a region at rest has an unbounded "
         "viscosity, and the iterations slow down as the viscosity contrast grows)")
       .above(0);
-  s.add(prefix + ".relaxation", Type::number, 0.5,
+  s.add(prefix + ".relaxation", Type::number, relaxation,
         "Relaxation theta of each viscosity update in log space, mu <- mu^(1-theta) eta^theta "
         "(1: no relaxation)")
       .above(0)

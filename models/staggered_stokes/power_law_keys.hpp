@@ -17,8 +17,10 @@ struct PowerLawKeys {
   int interval = 1;         // PT iterations between viscosity updates
 
   // prefix.{n, eps_ref, eta_min, eta_max, relaxation, interval}; `eta0` names what the law's
-  // reference viscosity is (in the descriptions).
-  static void add_to(io::Schema& schema, const std::string& prefix, const std::string& eta0);
+  // reference viscosity is (in the descriptions); `relaxation`: the default relaxation, which
+  // the coupled equations need smaller than Stokes alone.
+  static void add_to(io::Schema& schema, const std::string& prefix, const std::string& eta0,
+                     double relaxation = 0.5);
   // ConfigError naming prefix.eta_max when the caps are in the wrong order.
   static PowerLawKeys from(const io::json& config, const std::string& prefix);
 };

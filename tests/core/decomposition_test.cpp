@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
@@ -29,18 +30,42 @@ std::string str(Int3 v) {
   return std::to_string(v.x) + "x" + std::to_string(v.y) + "x" + std::to_string(v.z);
 }
 
-// All process grids of `ranks` that split `grid` evenly and leave inactive axes whole.
-std::vector<Int3> valid_dims(const Grid& grid, int ranks) {
+// All process grids of `ranks` that leave inactive axes whole and blocks no thinner than `halo`
+// (`even`: only those that split `grid` evenly).
+std::vector<Int3> all_dims(const Grid& grid, int ranks, int halo, bool even) {
   std::vector<Int3> out;
   for (int px = 1; px <= ranks; ++px)
     for (int py = 1; px * py <= ranks; ++py) {
       if (ranks % (px * py)) continue;
       const Int3 d{px, py, ranks / (px * py)};
       bool ok = true;
-      for (int a = 0; a < 3; ++a) ok = ok && grid.n[a] % d[a] == 0 && (grid.active(a) || d[a] == 1);
+      for (int a = 0; a < 3; ++a)
+        ok = ok && (!even || grid.n[a] % d[a] == 0) &&
+             (grid.active(a) ? grid.n[a] / d[a] >= halo : d[a] == 1);
       if (ok) out.push_back(d);
     }
   return out;
+}
+std::vector<Int3> valid_dims(const Grid& grid, int ranks) { return all_dims(grid, ranks, 1, true); }
+
+// ---- Blocks along an axis (pure logic) --------------------------------------------------------
+
+TEST(Blocks, TileTheAxisAndDifferByAtMostOneCell) {
+  for (int n = 1; n <= 40; ++n)
+    for (int p = 1; p <= n; ++p) {
+      int next = 0, least = n, most = 0;
+      for (int c = 0; c < p; ++c) {
+        const int cells = Decomposition::block_cells(n, p, c);
+        EXPECT_EQ(Decomposition::block_start(n, p, c), next) << n << " over " << p << ", " << c;
+        next += cells;
+        least = std::min(least, cells), most = std::max(most, cells);
+      }
+      EXPECT_EQ(next, n) << n << " over " << p;
+      EXPECT_LE(most - least, 1) << n << " over " << p;
+      EXPECT_EQ(most, Decomposition::block_cells(n, p, 0)) << "the first block is a largest one";
+    }
+  const Grid g = make_grid({127, 255, 30}, {false, true, false});
+  EXPECT_EQ(Decomposition::largest_block(g, {2, 3, 4}), (Int3{64, 85, 8}));
 }
 
 // ---- Halo cost (pure logic, one rank) ---------------------------------------------------------
@@ -79,6 +104,40 @@ TEST(HaloCost, CountsTheShellOfTheBusiestRank) {
   const Grid flat_p = make_grid({64, 64, 1}, {true, true, true});
   EXPECT_EQ(Decomposition::halo_cost(flat_b, {2, 2, 1}, 1),
             Decomposition::halo_cost(flat_p, {2, 2, 1}, 1));
+}
+
+TEST(HaloCost, CountsUnevenBlocksByTheirBusiestRank) {
+  // 7 cells over 3 bounded ranks: blocks 3, 2, 2; the first has one face, the middle one two.
+  const Grid g = make_grid({7, 5, 1}, {false, false, false});
+  EXPECT_EQ(Decomposition::halo_cost(g, {3, 1, 1}, 1), (2 + 2) * 5 - 2 * 5);
+  EXPECT_EQ(Decomposition::padded_cost(g, {3, 1, 1}, 1), (3 + 1) * 5);
+  // Periodic: every block has two faces, so the largest block is the busiest in both counts.
+  const Grid p = make_grid({7, 5, 1}, {true, true, false});
+  EXPECT_EQ(Decomposition::halo_cost(p, {3, 1, 1}, 2), (3 + 4) * (5 + 4) - 3 * 5);
+  EXPECT_EQ(Decomposition::padded_cost(p, {3, 1, 1}, 2), (3 + 4) * (5 + 4));
+}
+
+// On even splits the padded block is the even share plus the halo: the same order as halo_cost.
+TEST(PaddedCost, IsTheEvenSharePlusTheHaloOnEvenSplits) {
+  for (const Grid& g :
+       {make_grid({64, 48, 32}, {false, true, false}), make_grid({64, 64, 64}, {true, true, true})})
+    for (int ranks : {1, 2, 4, 8, 16})
+      for (Int3 d : valid_dims(g, ranks))
+        for (int r : {1, 3})
+          EXPECT_EQ(Decomposition::padded_cost(g, d, r),
+                    g.cells() / ranks + Decomposition::halo_cost(g, d, r))
+              << str(g.n) << " on " << str(d) << " r " << r;
+}
+
+// The search weighs a block's extra cells: on 64 x 65 (bounded) over 2 ranks, splitting y has
+// the smaller halo (64 cells against 65) but its larger block (64 x 33) has more cells to compute
+// and receive (64 x 34) than either block of the x split (32 x 65, padded 33 x 65).
+TEST(PaddedCost, SearchWeighsTheExtraCellsOfUnevenBlocks) {
+  const Grid g = make_grid({64, 65, 1}, {false, false, false});
+  EXPECT_LT(Decomposition::halo_cost(g, {1, 2, 1}, 1), Decomposition::halo_cost(g, {2, 1, 1}, 1));
+  EXPECT_EQ(Decomposition::padded_cost(g, {2, 1, 1}, 1), 33 * 65);
+  EXPECT_EQ(Decomposition::padded_cost(g, {1, 2, 1}, 1), 64 * 34);
+  EXPECT_EQ(Decomposition::choose_dims(g, 2, 1), (Int3{2, 1, 1}));
 }
 
 TEST(HaloCost, TwoRanksOnABoundedAxisShareOneFace) {
@@ -155,19 +214,19 @@ TEST(Pekkila, ReproducesTableA1) {
 }
 
 // Every rank count from 1 to 64, not only the table's powers of two: the search returns a
-// factorisation of the rank count with the least Eq. 7 cost.
+// factorisation of the rank count with the least padded block among all of them, and where the
+// grid splits evenly, one with the least Eq. 7 cost among the even ones.
 TEST(Pekkila, SearchIsOptimalForEveryRankCountUpTo64) {
-  for (Int3 n : {Int3{512, 512, 512}, Int3{1024, 512, 512}}) {
+  for (Int3 n : {Int3{512, 512, 512}, Int3{1024, 512, 512}, Int3{255, 255, 255}}) {
     const Grid g = make_grid(n, {true, true, true});
     for (int ranks = 1; ranks <= 64; ++ranks) {
       const Int3 p = Decomposition::choose_dims(g, ranks, 3);
-      const std::vector<Int3> all = valid_dims(g, ranks);
-      if (all.empty()) {
-        EXPECT_EQ(p, (Int3{0, 0, 0})) << ranks;
-        continue;
-      }
-      ASSERT_EQ(p.volume(), ranks);
-      for (Int3 q : all)
+      ASSERT_EQ(p.volume(), ranks) << str(n);
+      for (Int3 q : all_dims(g, ranks, 3, false))
+        EXPECT_LE(Decomposition::padded_cost(g, p, 3), Decomposition::padded_cost(g, q, 3))
+            << str(n) << " on " << ranks << ": " << str(p) << " against " << str(q);
+      const std::vector<Int3> even = valid_dims(g, ranks);
+      for (Int3 q : even)
         EXPECT_LE(pekkila_q(n, p, 3), pekkila_q(n, q, 3)) << ranks << " " << str(q);
     }
   }
@@ -175,29 +234,32 @@ TEST(Pekkila, SearchIsOptimalForEveryRankCountUpTo64) {
 
 // ---- Choice of the process grid (world communicator) -------------------------------------------
 
-TEST(BestDims, MinimisesHaloCostOverAllEvenSplits) {
+TEST(BestDims, MinimisesThePaddedBlockOverAllSplits) {
   const Comm world;
   const int p = world.size();
   for (const Grid& g :
        {make_grid({64, 64, 64}, {true, true, true}),
         make_grid({256, 64, 64}, {false, false, false}),
         make_grid({48, 32, 16}, {true, false, true}), make_grid({64, 64, 1}, {false, false, false}),
-        make_grid({64, 32, 1}, {true, true, true})}) {
+        make_grid({64, 32, 1}, {true, true, true}), make_grid({127, 127, 1}, {false, false, false}),
+        make_grid({100, 60, 30}, {false, true, false}),
+        make_grid({45, 45, 45}, {true, true, true})}) {
     for (int halo : {1, 2}) {
       const Decomposition dec(g, world, {0, 0, 0}, halo);
       const Int3 d = dec.dims();
       SCOPED_TRACE("grid " + str(g.n) + " halo " + std::to_string(halo) + " dims " + str(d));
       EXPECT_EQ(d.volume(), p);
       long long best = -1;
-      for (Int3 c : valid_dims(g, p)) {
-        const long long cost = Decomposition::halo_cost(g, c, halo);
+      for (Int3 c : all_dims(g, p, halo, false)) {
+        const long long cost = Decomposition::padded_cost(g, c, halo);
         if (best < 0 || cost < best) best = cost;
       }
-      EXPECT_EQ(Decomposition::halo_cost(g, d, halo), best);
+      EXPECT_EQ(Decomposition::padded_cost(g, d, halo), best);
       for (int a = 0; a < 3; ++a) {
-        EXPECT_EQ(g.n[a] % d[a], 0) << "axis " << a;
-        EXPECT_EQ(dec.local_cells()[a] * d[a], g.n[a]) << "axis " << a;
+        EXPECT_EQ(dec.local_cells()[a], Decomposition::block_cells(g.n[a], d[a], dec.coords()[a]));
+        EXPECT_EQ(dec.offset()[a], Decomposition::block_start(g.n[a], d[a], dec.coords()[a]));
       }
+      EXPECT_EQ(world.sum(dec.local_cells().volume()), g.cells());
     }
   }
 }
@@ -258,24 +320,40 @@ TEST(Requested, WrongRankCountThrows) {
   EXPECT_NE(msg.find(std::to_string(p) + " ranks"), std::string::npos) << msg;
 }
 
-TEST(Requested, UnevenSplitThrowsNamingTheAxis) {
+// 4 p + 1 cells over p ranks: the first rank along the axis takes 5 cells, the others 4.
+TEST(Requested, UnevenSplitGivesBlocksWithinOneCell) {
   const Comm world;
   const int p = world.size();
-  if (p == 1) GTEST_SKIP() << "one rank always splits evenly";
-  const int odd = 4 * p + 1;  // leaves a remainder of 1 over p ranks
+  const int odd = 4 * p + 1;
+  for (int a = 0; a < 3; ++a) {
+    Int3 n{8, 8, 8}, req{1, 1, 1};
+    n[a] = odd, req[a] = p;
+    const Decomposition dec(make_grid(n, {a == 1, a == 1, false}), world, req);
+    const int c = dec.coords()[a];
+    EXPECT_EQ(dec.local_cells()[a], c == 0 ? 5 : 4) << "axis " << a << ", block " << c;
+    EXPECT_EQ(dec.offset()[a], c == 0 ? 0 : 4 * c + 1) << "axis " << a << ", block " << c;
+    EXPECT_EQ(world.sum(dec.local_cells().volume()), n.volume()) << "axis " << a;
+  }
+}
+
+TEST(Requested, BlocksThinnerThanTheHaloThrowNamingTheAxis) {
+  const Comm world;
+  const int p = world.size();
+  if (p == 1) GTEST_SKIP() << "one rank never splits an axis";
   const struct {
     Grid grid;
     Int3 req;
     const char* axis;
-  } cases[] = {{make_grid({odd, 8, 8}, {false, false, false}), {p, 1, 1}, "along x"},
-               {make_grid({8, odd, 8}, {true, true, true}), {1, p, 1}, "along y"},
-               {make_grid({8, 8, odd}, {false, true, false}), {1, 1, p}, "along z"},
-               // nz = 1 cannot be split either.
-               {make_grid({8, 8, 1}, {false, false, false}), {1, 1, p}, "along z"}};
+    const char* why;
+  } cases[] = {{make_grid({2 * p - 1, 8, 8}, {false, false, false}), {p, 1, 1}, "along x", "halo"},
+               {make_grid({8, 2 * p - 1, 8}, {true, true, true}), {1, p, 1}, "along y", "halo"},
+               {make_grid({8, 8, 2 * p - 1}, {false, true, false}), {1, 1, p}, "along z", "halo"},
+               // nz = 1 cannot be split at all.
+               {make_grid({8, 8, 1}, {false, false, false}), {1, 1, p}, "along z", "inactive"}};
   for (const auto& c : cases) {
-    const std::string msg = error_of([&] { Decomposition(c.grid, world, c.req); });
+    const std::string msg = error_of([&] { Decomposition(c.grid, world, c.req, 2); });
     EXPECT_NE(msg.find(c.axis), std::string::npos) << str(c.req) << ": " << msg;
-    EXPECT_NE(msg.find("split evenly"), std::string::npos) << str(c.req) << ": " << msg;
+    EXPECT_NE(msg.find(c.why), std::string::npos) << str(c.req) << ": " << msg;
   }
 }
 
@@ -283,9 +361,9 @@ TEST(Impossible, MoreRanksThanFitThrows) {
   const Comm world;
   const int p = world.size();
   if (p > 1) {
-    // 3 cells per axis cannot be shared evenly by 2, 4 or 8 ranks.
+    // 3 cells per axis over 2 ranks or more leave a block of 1 cell, thinner than a halo of 2.
     const std::string msg = error_of([&] {
-      Decomposition(make_grid({3, 3, 3}, {true, true, true}), world);
+      Decomposition(make_grid({3, 3, 3}, {true, true, true}), world, {0, 0, 0}, 2);
     });
     EXPECT_NE(msg.find("no process grid"), std::string::npos) << msg;
     EXPECT_NE(msg.find(std::to_string(p) + " ranks"), std::string::npos) << msg;
@@ -334,8 +412,8 @@ TEST(Neighbor, MatchesTheCoordinatesOfEveryRank) {
   const int p = world.size();
   for (const Grid& g :
        {make_grid({16, 16, 16}, {true, true, true}), make_grid({16, 16, 16}, {true, false, false}),
-        make_grid({32, 16, 8}, {false, true, false}),
-        make_grid({16, 16, 1}, {false, true, true})}) {
+        make_grid({32, 16, 8}, {false, true, false}), make_grid({16, 16, 1}, {false, true, true}),
+        make_grid({15, 13, 7}, {true, false, true})}) {
     const Decomposition dec(g, world);
     const Int3 d = dec.dims(), me = dec.coords();
     SCOPED_TRACE("grid " + str(g.n) + " dims " + str(d));
@@ -350,7 +428,8 @@ TEST(Neighbor, MatchesTheCoordinatesOfEveryRank) {
     long long cells = dec.local_cells().volume();
     for (int a = 0; a < 3; ++a) {
       if (me[a] < 0 || me[a] >= d[a]) errors += "coords out of range; ";
-      if (dec.offset()[a] != me[a] * dec.local_cells()[a]) errors += "offset != coords*local; ";
+      if (dec.offset()[a] != Decomposition::block_start(g.n[a], d[a], me[a]))
+        errors += "offset is not the block's start; ";
       if (dec.at_low(a) != (me[a] == 0) || dec.at_high(a) != (me[a] == d[a] - 1))
         errors += "at_low/at_high wrong on axis " + std::to_string(a) + "; ";
     }
@@ -385,9 +464,10 @@ TEST(OwnedPoints, LastRankOwnsTheClosingFaceOfABoundedAxis) {
   const Location locs[] = {Location::cell,    Location::face_x,  Location::face_y,
                            Location::face_z,  Location::edge_xy, Location::edge_xz,
                            Location::edge_yz, Location::node};
-  for (const Grid& g : {make_grid({16, 16, 16}, {false, false, false}),
-                        make_grid({16, 16, 16}, {true, false, true}),
-                        make_grid({32, 16, 1}, {false, true, false})}) {
+  for (const Grid& g :
+       {make_grid({16, 16, 16}, {false, false, false}),
+        make_grid({16, 16, 16}, {true, false, true}), make_grid({32, 16, 1}, {false, true, false}),
+        make_grid({13, 11, 7}, {false, true, false})}) {
     const Decomposition dec(g, world);
     SCOPED_TRACE("grid " + str(g.n) + " dims " + str(dec.dims()));
     std::string errors;

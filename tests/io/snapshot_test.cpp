@@ -377,6 +377,21 @@ TEST_F(SnapshotTest, ReadsWhatOneRankWrote) {
   expect_unique(Decomposition(g, Comm(), {0, 0, 0}, 1), path);
 }
 
+// Blocks that differ by a cell (7 x 5 x 3 over any rank count): each lands at its own offset, the
+// closing faces included, read back on the same split and on one rank, and written by one rank.
+TEST_F(SnapshotTest, UnevenBlocksLandInPlace) {
+  Grid g;
+  g.n = {7, 5, 3};
+  g.periodic = {false, true, false};
+  const std::string path = file("uneven.nc");
+  round_trip(g, sample_meta(), path);
+  if (comm_.root()) expect_unique(Decomposition(g, Comm(MPI_COMM_SELF), {0, 0, 0}, 1), path);
+  const std::string single = file("uneven_single.nc");
+  if (comm_.root()) write_unique(Decomposition(g, Comm(MPI_COMM_SELF), {0, 0, 0}, 1), single, {});
+  comm_.barrier();
+  expect_unique(Decomposition(g, Comm(), {comm_.size(), 1, 1}, 1), single);
+}
+
 TEST_F(SnapshotTest, MissingFileThrowsWithPath) {
   const Decomposition dec(grid_2d(), Comm(), {0, 0, 0}, 1);
   std::vector<Field> in = make_fields(dec, 0.0);

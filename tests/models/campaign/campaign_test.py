@@ -104,15 +104,16 @@ def strong_with_a_failure(args):
         c = json.load(f)
     for key in ("cells_per_rank", "weak_axes"):
         del c[key]
-    c.update(name="strong with an impossible rank count", mode="strong", grid=[16, 16, 16],
-             ranks=[1, 2, 3], dims={"2": [1, 1, 2]})  # 3 divides no axis of 16^3
+    # 4 ranks along 3 cells of z leave a block of no cell: a process grid that cannot run.
+    c.update(name="strong with an impossible process grid", mode="strong", grid=[16, 16, 3],
+             ranks=[1, 2, 4], dims={"2": [1, 1, 2], "4": [1, 1, 4]})
     path = os.path.join(args.work, "strong.json")
     with open(path, "w") as f:
         json.dump(c, f)
     run(args, path, out)
     rows = rows_of(out)
     assert [(r["ranks"], r["status"]) for r in rows] == [("1", "ok"), ("2", "ok"),
-                                                         ("3", "failed")], rows
+                                                         ("4", "failed")], rows
     assert rows[1]["process_grid"] == "1x1x2", "dims fixes the process grid of 2 ranks"
     t1, t2 = float(rows[0]["time_per_iteration_s"]), float(rows[1]["time_per_iteration_s"])
     assert abs(float(rows[1]["efficiency"]) - t1 / (2 * t2)) < 1e-9, "strong: t_1 / (n t_n)"
@@ -120,7 +121,7 @@ def strong_with_a_failure(args):
     assert "decomposition" in rows[2]["error"], rows[2]["error"]
     check_report(args, out)
     with open(os.path.join(out, "report.md")) as f:
-        assert "strong-n3-r1" in f.read(), "the report lists the failed run"
+        assert "strong-n4-r1" in f.read(), "the report lists the failed run"
 
 
 def dry_run_prediction(args):
