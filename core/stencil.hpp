@@ -2,8 +2,9 @@
 // Staggered-grid operators for kernels, in the spirit of ParallelStencil's @d_xa / @av_xya: inline
 // SH_HD functions of a View and a point, so that kernels read like the equations they discretise.
 //
-// Conventions (DESIGN.md, "Grid and fields"): a cell-centred value at index i lives at x_i =
-// (i + 1/2) dx, a staggered one (face, edge) at x_i = i dx, on the low side of its cell. So
+// Conventions (docs/architecture.md, "Fields, layouts, halos"): a cell-centred value at index i
+// lives at x_i = (i + 1/2) dx, a staggered one (face, edge) at x_i = i dx, on the low side of its
+// cell. So
 //   - the `a` ("ahead") operators combine points i and i + 1: they land half a cell above i, e.g.
 //     on the cell centre i from the faces i and i + 1 (div v), or on the face i + 1 from cells;
 //   - the `b` ("behind") operators combine points i - 1 and i: they land half a cell below i, e.g.

@@ -10,7 +10,7 @@ stop signals. Each case of the table below is asserted on:
   * every snapshot the run names as last good ("the last good snapshot is '...'") or as restart
     ("restart snapshot '...'") exists and holds only finite values (ncdump shows no NaN/Infinity);
   * a run that succeeds writes only finite diagnostics (diagnostics.csv);
-  * what README.md's exit-code table promises for the case's code (PROMISES; the suite refuses
+  * what docs/user/exit-codes.md's exit-code table promises for the case's code (PROMISES; the suite refuses
     to run when the table's last column and PROMISES differ);
   * an optional extra check (a function of the case's directory and output).
 
@@ -1104,8 +1104,8 @@ add(Case("json_schema_bounds", ["--json-schema"], 0, r"", verb="describe", outpu
          check=schema_agrees, agree=False))
 
 
-# ---- The README's promises, row by row ---------------------------------------------------------
-# The exit-code table of README.md: for each code, its "output directory" column word for word, and
+# ---- The exit-code table's promises, row by row ------------------------------------------------
+# The exit-code table of docs/user/exit-codes.md: for each code, its "output directory" column word for word, and
 # what the suite asserts of every case expecting that code (besides the case's own assertions).
 # main() refuses to run when the table and this list differ.
 
@@ -1155,8 +1155,8 @@ PROMISES = {
 
 
 def readme_rows():
-    """{code: output-directory text} of README.md's exit-code table."""
-    with open(os.path.join(SRC, "README.md")) as f:
+    """{code: output-directory text} of docs/user/exit-codes.md's table."""
+    with open(os.path.join(SRC, "docs", "user", "exit-codes.md")) as f:
         text = f.read()
     table = text.split("| code | meaning | output directory |", 1)[1].split("\n\n", 1)[0]
     rows = {}
@@ -1167,14 +1167,14 @@ def readme_rows():
 
 
 def promises_match_readme(cases):
-    """Why the README's table and PROMISES differ, or which row no case asserts; [] if none."""
+    """Why the exit-code table and PROMISES differ, or which row no case asserts; [] if none."""
     rows, problems = readme_rows(), []
     for code in sorted(set(rows) | set(PROMISES)):
         said, promised = rows.get(code), PROMISES.get(code, (None,))[0]
         if said != promised:
-            problems.append(f"exit {code}: README says {said!r}, the suite asserts {promised!r}")
+            problems.append(f"exit {code}: the table says {said!r}, the suite asserts {promised!r}")
         elif not any(c.code == code for c in cases):
-            problems.append(f"exit {code}: no case asserts README's row")
+            problems.append(f"exit {code}: no case asserts the table's row")
     return problems
 
 
@@ -1312,7 +1312,7 @@ def judge(case, d, code, out, before):
     if not problems and case.code in PROMISES and case.verb != "check":
         why = PROMISES[case.code][1](case, d, out)
         if why:
-            problems.append(f"README's exit {case.code} row: {why}")
+            problems.append(f"exit-code table's row {case.code}: {why}")
     if not problems and case.check:
         why = case.check(d, out)
         if why:
@@ -1346,7 +1346,7 @@ def main():
     C.extend(check_companions(C))
     disagree = promises_match_readme(C)
     if disagree:
-        print("README.md's exit-code table and the suite differ:\n  " + "\n  ".join(disagree))
+        print("docs/user/exit-codes.md's table and the suite differ:\n  " + "\n  ".join(disagree))
         return 1
     cases = [c for c in C if ONLY.search(c.name)] if ONLY else \
         [c for c in C if not c.name.startswith(SEPARATE)]
