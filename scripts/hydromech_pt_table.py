@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The coupled hydromech variant's PT iterations per step over decompaction weakening R and
-porosity phi0, with default solver settings (docs/models/hydromech.md, "Iterations per step").
+porosity phi0, with default solver settings (docs/models/hydromech-coupled.md, "Iterations per step").
 
 Runs CONFIG (default: the 3-D blob example) for every R in --R and phi0 in --phi0, each for
 --steps steps of dt = 0.2 phi0 (0.2 compaction times, as the example), and prints a markdown
@@ -37,7 +37,8 @@ def run_case(args, R, phi0):
         done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         stopped = done.returncode == 6  # the walltime ran out
         if done.returncode != 0 and not stopped:
-            return None, done.stderr.strip().splitlines()[-1:] or ["exit %d" % done.returncode]
+            said = [l for l in done.stderr.splitlines() if l.startswith("staghorn:")]
+            return None, said[-1:] or ["exit %d" % done.returncode]
         with open(os.path.join(out, "diagnostics.csv")) as f:
             its = [int(float(r["pt_iterations"])) for r in csv.DictReader(f)][1:]
         if stopped:  # the step it was in is unfinished

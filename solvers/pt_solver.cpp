@@ -44,7 +44,7 @@ double max_norm(const std::vector<Residual>& residuals) {
   return m;
 }
 
-void Options::add_to(io::Schema& s) {
+void Options::add_to(io::Schema& s, long long stall) {
   using io::Type;
   // Float residuals stall near 1e-7 relative: a single-precision build starts from 1e-6.
   s.add("solver.tol", Type::number, sizeof(real) == sizeof(float) ? 1e-6 : 1e-8,
@@ -67,6 +67,11 @@ void Options::add_to(io::Schema& s) {
         "Divergences survived per time step: the step restarts with the pseudo-step halved")
       .at_least(0)
       .at_most(20);
+  s.add("solver.stall", Type::integer, stall,
+        "Iterations within which the largest residual (over its target) must halve: a solve that "
+        "does not has stalled and restarts with the pseudo-step halved, as after a divergence "
+        "(0: never)")
+      .at_least(0);
 }
 
 Options Options::from(const io::json& c) {
@@ -85,6 +90,7 @@ Options Options::from(const io::json& c) {
   o.max_iter = io::at_path(c, "solver.max_iter").get<long long>();
   o.cfl = io::at_path(c, "solver.cfl").get<real>();
   o.retries = io::at_path(c, "solver.retries").get<int>();
+  o.stall = io::at_path(c, "solver.stall").get<long long>();
   return o;
 }
 
@@ -109,9 +115,14 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
       throw NumericalError("pt solver: the scale of the " + e.equation + " residual is " +
                            number(e.scale) +
                            " (a parameter overflowed or underflowed); no residual can be measured");
+  // The stall watch: the lowest largest-residual-over-target that was half the one before, and
+  // when it was reached.
+  double mark = INFINITY;
+  long long mark_at = 0;
   for (long long it = 0;;) {
     const std::vector<Residual> r = it == 0 ? start : problem.residuals();
     bool done = true;
+    double worst = 0;
     for (std::size_t e = 0; e < r.size(); ++e) {
       if (!std::isfinite(r[e].norm))
         throw Diverged("pt solver: residual of " + r[e].equation + " is " +
@@ -132,7 +143,13 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
         throw Diverged("pt solver: diverging (" + describe(r) + " after " + std::to_string(it) +
                        " iterations" + retried(report) + "; lower solver.cfl or time.dt)");
       done = done && r[e].norm <= target;
+      if (target > 0) worst = std::max(worst, r[e].norm / target);
     }
+    if (worst <= 0.5 * mark) mark = worst, mark_at = it;
+    if (!done && opt_.stall > 0 && it - mark_at >= opt_.stall)
+      throw Diverged("pt solver: stalled (" + describe(r) + " after " + std::to_string(it) +
+                     " iterations, not halved in the last " + std::to_string(it - mark_at) +
+                     retried(report) + ")");
     if (done) {
       report.residuals = with_starts(r, start);
       return report;

@@ -50,8 +50,12 @@ struct Options {
   real cfl = 0.95;
   real divergence = 1e8;  // a residual this many times its start is divergence
   int retries = 3;        // divergences survived per step, halving the pseudo-step each time
+  // Iterations within which the largest residual (over its target) must halve; a solve that
+  // does not is stalled and retried as a divergence is (0: never).
+  long long stall = 0;
 
-  static void add_to(io::Schema& schema);
+  // `stall`: the default of solver.stall (the model's choice).
+  static void add_to(io::Schema& schema, long long stall = 0);
   static Options from(const io::json& config);
 };
 
@@ -61,9 +65,9 @@ struct SolveReport {
   std::vector<Residual> residuals;  // at the end, absolute, with their start norms
 };
 
-// Iterates a Problem to convergence: checks the residuals every `ncheck` iterations. On NaN/Inf
-// or divergence it restarts the step with the pseudo-step halved, up to `retries` times, then
-// throws NumericalError; also when max_iter iterations do not converge.
+// Iterates a Problem to convergence: checks the residuals every `ncheck` iterations. On NaN/Inf,
+// divergence or a stall it restarts the step with the pseudo-step halved, up to `retries` times,
+// then throws NumericalError; also when max_iter iterations do not converge.
 class Solver {
  public:
   // At every check that does not end the solve: the iterations so far (retries' included) and

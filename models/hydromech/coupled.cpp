@@ -210,7 +210,8 @@ void CoupledHydroMech::refresh() {
 // the step's start.
 void CoupledHydroMech::begin_solve(real dt) {
   dt_ = dt;
-  cfl_ = opt_.solver.cfl;  // a retry's smaller pseudo-step holds for its own step only
+  cfl_ = opt_.solver.cfl;  // a retry's smaller pseudo-step and relaxation hold for its step only
+  relaxation_ = opt_.shear.update.theta;
   solve_iterations_ = 0;
   if (!opt_.Re) {
     const Int3& n = dec_.grid().n;
@@ -246,9 +247,12 @@ void CoupledHydroMech::derive_from_viscosity(ViscosityMode mode) {
   update_viscosity(mode);
 }
 
+// A retry takes smaller pseudo-steps and relaxes the viscosity by as much more slowly: a stall in
+// the nonlinear iterations is the viscosity and the pressures chasing each other.
 void CoupledHydroMech::retry(real factor) {
   abandon_step();
   cfl_ *= factor;
+  relaxation_ *= factor;
   if (damping_) damping_->restart();
 }
 
@@ -468,7 +472,7 @@ std::vector<io::SeriesColumn> CoupledHydroMech::diagnostic_columns() const {
           {"fluid_inflow", "1", "fluid volume entering through the sides per unit time (Darcy)"},
           {"balance_error", "1", "fluid volume balance error of the step, relative"},
           {"solid_balance_error", "1", "solid volume balance error of the step, relative"},
-          {"front_height", "1", "height of the chimney's front (highest phi >= threshold)"},
+          {"front_height", "1", "height where phi falls through the chimney threshold, highest"},
           {"front_speed", "1", "speed of the front over the step"},
           {"chimney_width", "1", "chimney width halfway between its base and front"},
           {"pt_Re", "1", "the solid's PT damping Re the step ended with"},

@@ -167,6 +167,7 @@ class CoupledHydroMech final : public PtModel {
   // hydromech.coupled.Re = null: the damping tuned from each step's residual history, from
   // kStartRe each step (a restart repeats it bit for bit).
   std::optional<stokes::DampingControl> damping_;
+  real relaxation_ = 1;  // the viscosity's log-space relaxation this step (retries lower it)
   real front_start_ = 0;            // the chimney's front at the step's start
   real phi_ref_;
   bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)

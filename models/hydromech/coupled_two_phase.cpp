@@ -98,8 +98,10 @@ void CoupledHydroMech::update_viscosity_dim(ViscosityMode mode) {
                     two_phase::ShearViscosityDerived{opt_.shear, exc_.view(), phi_old_.view(),
                                                      mu_s_.view(), mu_.view(), scale_.view(),
                                                      phi_ref_, dt_, opt_.two_phase});
+  two_phase::ShearLaw law = opt_.shear;
+  law.update.theta = relaxation_;
   for_each(ex_, layout_.interior(),
-           two_phase::ShearViscosityUpdate<Dim>{k, opt_.shear, exc_.view(), phi_old_.view(),
+           two_phase::ShearViscosityUpdate<Dim>{k, law, exc_.view(), phi_old_.view(),
                                                 mu_s_.view(), scale_.view(), phi_ref_, dt_,
                                                 mode == ViscosityMode::set, opt_.two_phase});
 }

@@ -10,8 +10,8 @@ namespace staghorn::hydromech {
 namespace {
 
 // Porosity-weighted sums over cells: phi dV, the excess over `ref` (times height for `moment`),
-// the height of cells holding `ref` (else -inf), |phi|, the height of cells holding at least
-// `ref` (else -inf), or 1 for the cells holding at least `ref` in the plane of global index
+// the height of cells holding `ref` (else -inf), |phi|, where phi falls through `ref` above cells
+// holding at least `ref` (else -inf), or 1 for the cells holding at least `ref` in the plane of global index
 // `plane` along the axis (else 0).
 struct Measure {
   enum Kind { volume, excess, moment, peak_height, magnitude, above_height, in_plane };
@@ -20,6 +20,7 @@ struct Measure {
   real weight, ref, z0, dz;
   int axis, offset;
   long long plane = 0;
+  long long n = 0;  // cells along the axis (the whole grid's)
   SH_HD real operator()(int i, int j, int k) const {
     const int idx[3] = {i, j, k};
     const real p = phi(i, j, k);
@@ -27,10 +28,20 @@ struct Measure {
     if (kind == volume) return p * weight;
     if (kind == magnitude) return fabs(p);
     if (kind == peak_height) return p == ref ? z : -std::numeric_limits<real>::infinity();
-    if (kind == above_height) return p >= ref ? z : -std::numeric_limits<real>::infinity();
+    if (kind == above_height)
+      return p >= ref ? crossing(i, j, k, p, z) : -std::numeric_limits<real>::infinity();
     if (kind == in_plane) return idx[axis] + offset == plane && p >= ref ? real(1) : real(0);
     const real e = p > ref ? (p - ref) * weight : real(0);
     return kind == moment ? e * z : e;
+  }
+  // Where phi falls through `ref` above cell (i, j, k) (phi >= ref there), linear between the two
+  // cells' centres; the centre itself where the cell above holds at least ref or is outside (so
+  // the front moves smoothly, not a cell at a time). The cell above may be in the halo.
+  SH_HD real crossing(int i, int j, int k, real p, real z) const {
+    const int idx[3] = {i, j, k};
+    if (idx[axis] + offset + 1 >= n) return z;
+    const real q = phi(i + (axis == 0), j + (axis == 1), k + (axis == 2));
+    return q < ref ? z + dz * (p - ref) / (p - q) : z;
   }
 };
 
@@ -93,6 +104,7 @@ ChimneyStats chimney_stats(const Exec& ex, const Decomposition& dec, const Field
   const Region in = phi.layout().interior();
   const real dz = static_cast<real>(g.spacing(up)), z0 = static_cast<real>(g.origin[up]);
   Measure m{phi.view(), Measure::above_height, 1, threshold, z0, dz, up, dec.offset()[up]};
+  m.n = g.n[up];
   ChimneyStats s;
   const real top = comm.max(reduce(ex, in, MaxOp{}, m));
   s.front = std::isfinite(top) ? top : base;

@@ -175,6 +175,64 @@ TEST(PtSolver, MaxIterIsAnError) {
   EXPECT_THROW(Solver(o).solve(p, 1), NumericalError);
 }
 
+// A residual that swings without falling (a nonlinear cycle, standing in for the coupled
+// hydro-mechanics' viscosity chasing its pressures) until the pseudo-step is halved.
+class Cycling : public Problem {
+ public:
+  void begin_solve(real) override { it_ = 0; }
+  void iterate(int count) override { it_ += count; }
+  std::vector<Residual> residuals() override {
+    const double swing = 1 + 0.5 * std::sin(0.01 * it_);
+    return {{"x", scale_ < 1 ? std::exp(-0.01 * it_) : swing, 1}};
+  }
+  void retry(real factor) override { it_ = 0, scale_ *= factor, ++retries_; }
+  int retries_ = 0;
+
+ private:
+  long long it_ = 0;
+  real scale_ = 1;
+};
+
+TEST(PtSolver, AStalledSolveRestartsWithAHalvedPseudoStep) {
+  Options o = options();
+  o.stall = 1000;
+  Cycling p;
+  const SolveReport r = Solver(o).solve(p, 1);
+  EXPECT_EQ(r.retries, 1);
+  EXPECT_EQ(p.retries_, 1);
+  EXPECT_LE(r.residuals[0].norm, o.tol);
+  // the stall is seen after `stall` iterations without halving, not before
+  EXPECT_GE(r.iterations, o.stall);
+  EXPECT_LT(r.iterations, o.stall + 3000);
+}
+
+TEST(PtSolver, WithoutAStallWatchACycleRunsToMaxIter) {
+  Options o = options();
+  o.max_iter = 5000;
+  Cycling p;
+  try {
+    Solver(o).solve(p, 1);
+    FAIL() << "no error";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("not converged after 5000"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(p.retries_, 0);
+}
+
+TEST(PtSolver, AStallThatRetriesDoNotCureIsAnErrorNamingIt) {
+  Options o = options();
+  o.stall = 500;
+  o.retries = 0;
+  Cycling p;
+  try {
+    Solver(o).solve(p, 1);
+    FAIL() << "no error";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("stalled"), std::string::npos) << e.what();
+  }
+}
+
 // max_iter is exact even where it is not a multiple of ncheck (or is below it).
 TEST(PtSolver, MaxIterIsHonouredExactly) {
   for (const long long max_iter : {1LL, 7LL, 23LL}) {

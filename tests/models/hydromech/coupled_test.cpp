@@ -193,6 +193,31 @@ TEST(CoupledVolumes, SolidAndFluidBalancedByWhatCrossesTheSidesOverAHundredSteps
   EXPECT_LT(solid_bound / solid0, 1e-6);
 }
 
+// The chimney diagnostics on a porosity set by hand: a column 4 cells (2 lengths) wide whose
+// porosity falls linearly with height, 0.1 - 0.005 z, through the threshold 0.04 at z = 12 (between
+// two cell centres: the front is interpolated, exact for a linear profile); its width measured at
+// half the height above the base 2, z = 7.
+TEST(CoupledChimney, FrontAtTheThresholdCrossingAndWidthAtHalfHeight) {
+  io::json c = closed_box();
+  c["grid"]["n"] = {20, 40, 1};
+  c["hydromech"]["chimney"] = {{"threshold", 0.04}, {"base", 2.0}};
+  CoupledRun r(c);
+  Field& phi = *r.model->state_fields()[0];
+  ASSERT_EQ(phi.name(), "phi");
+  std::vector<real> v = phi.to_host();
+  const Layout& L = phi.layout();
+  for (int j = 0; j < L.n.y; ++j)
+    for (int i = 0; i < L.n.x; ++i) {
+      const double x = r.settings.grid.coordinate(Location::cell, 0, i);
+      const double z = r.settings.grid.coordinate(Location::cell, 1, j);
+      v[L.index(i, j, 0)] = x > 4 && x < 6 ? 0.1 - 0.005 * z : 0.01;
+    }
+  phi.from_host(v);
+  r.model->refresh();
+  EXPECT_NEAR(r.diagnostic("front_height"), 12.0, 1e-12);
+  EXPECT_NEAR(r.diagnostic("chimney_width"), 2.0, 1e-12);
+}
+
 // Maxwell shear rheology: a stiff elastic matrix (G dt >> eta_s) behaves as the viscous one; a
 // soft one (G dt = eta_s / 4: eta_ve = eta_s / 5) lets the porosity move differently.
 TEST(CoupledShear, StiffMaxwellMatrixIsViscousSoftOneIsNot) {
