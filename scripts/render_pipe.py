@@ -1,6 +1,7 @@
-"""Draws the 3-D pipe study's porosity with ParaView: the chimney's surface (phi at the threshold)
-coloured by porosity over a vertical slice through the pipe, for one or more snapshots side by
-side, from the arrays that `scripts/pipe_study.py extract` wrote (porosity.npz).
+"""Draws the pipe study's porosity with ParaView, one or more snapshots side by side, from the
+arrays that `scripts/pipe_study.py extract` wrote (porosity.npz): in 3-D the chimney's surface
+(phi at the threshold) over a vertical slice through the pipe coloured by porosity; in 2-D the
+porosity with the threshold's contour line.
 
 Run with ParaView's Python under an X display (tests/outputs/with_xvfb.sh):
   pvpython scripts/render_pipe.py porosity.npz OUT.png [--steps 40 120 200] [--threshold 0.04]
@@ -27,7 +28,12 @@ def image(phi, spacing):
 
 def panel(view, phi, spacing, threshold, vmax, shift, time):
     """One snapshot, moved by `shift` along x: the slice through the pipe's centre coloured by
-    porosity, the surface phi = threshold, the domain's outline and the time above it."""
+    porosity (in 2-D the plane itself), the surface (line) phi = threshold, the domain's outline
+    and the time above it."""
+    flat = phi.ndim == 2
+    if flat:  # (y, x): one layer of points, y up; the camera looks along y in 3-D, so turn it
+        phi = phi[:, None, :]
+        spacing = [spacing[0], 1.0, spacing[1]]
     source = pv.TrivialProducer()
     source.GetClientSideObject().SetOutput(image(phi, spacing))
     moved = pv.Transform(Input=source)
@@ -36,16 +42,20 @@ def panel(view, phi, spacing, threshold, vmax, shift, time):
     lut.ApplyPreset("Viridis (matplotlib)", True)
     lut.RescaleTransferFunction(float(phi.min()), vmax)
     size = [(n - 1) * s for n, s in zip(phi.shape[::-1], spacing)]
-    cut = pv.Slice(Input=moved)
-    cut.SliceType.Origin = [shift + 0.5 * size[0], 0.5 * size[1], 0.5 * size[2]]
-    cut.SliceType.Normal = [0, 1, 0]
+    cut = moved
+    if not flat:
+        cut = pv.Slice(Input=moved)
+        cut.SliceType.Origin = [shift + 0.5 * size[0], 0.5 * size[1], 0.5 * size[2]]
+        cut.SliceType.Normal = [0, 1, 0]
     d = pv.Show(cut, view)
     pv.ColorBy(d, ("POINTS", "phi"))
     d.LookupTable = lut
     surface = pv.Show(pv.Contour(Input=moved, ContourBy=["POINTS", "phi"],
                                  Isosurfaces=[threshold]), view)
-    surface.DiffuseColor = [0.95, 0.45, 0.2]
-    surface.Opacity = 0.5
+    pv.ColorBy(surface, None)
+    surface.AmbientColor = surface.DiffuseColor = [0.95, 0.45, 0.2]
+    surface.Opacity = 1.0 if flat else 0.5
+    surface.LineWidth = 2
     pv.Show(pv.Outline(Input=moved), view).DiffuseColor = [0.3, 0.3, 0.3]
     label = pv.Show(pv.a3DText(Text="t = %.3g" % time), view)
     label.Scale = [1.2, 1.2, 1.2]
@@ -83,16 +93,17 @@ def main():
     bar.Title = "porosity"
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
     bar.WindowLocation = "Any Location"
-    bar.Position = [0.85, 0.15]
+    bar.Position = [0.87, 0.15]
     bar.ScalarBarLength = 0.6
-    bar.TitleFontSize = bar.LabelFontSize = 12
+    bar.TitleFontSize = bar.LabelFontSize = 10
+    bar.RangeLabelFormat = "%-#6.3g"
     view.CameraPosition = [0.4 * shift, -3.0 * shift, 1.2 * size[2]]
     view.CameraFocalPoint = [0.5 * shift, 0.5 * size[1], 0.5 * size[2]]
     view.CameraViewUp = [0, 0, 1]
     view.ResetCamera()
     view.CameraParallelProjection = 0
     pv.GetActiveCamera().Zoom(1.25)
-    pv.SaveScreenshot(args.out, view, ImageResolution=[300 * len(steps) + 120, 620])
+    pv.SaveScreenshot(args.out, view, ImageResolution=[330 * len(steps) + 260, 620])
     print("wrote", args.out)
 
 

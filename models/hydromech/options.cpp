@@ -102,9 +102,7 @@ void add_boundaries(io::Schema& s) {
 }  // namespace
 
 void HydroMech::add_options(io::Schema& s) {
-  // A stall watch: the coupled variant's nonlinear iterations can settle into a cycle (the
-  // viscosity and the pressures chasing each other) that smaller pseudo-steps break.
-  pt::Options::add_to(s, 20000);
+  pt::Options::add_to(s);
   s.add("hydromech.kernel", io::Type::string, "auto",
         "PT iteration kernel: auto (rows on the CPU, pairs on a GPU), stored (phi(Pe) kept per "
         "cell and iteration in its own array: one exp per cell, 56 bytes per cell), pairs "
