@@ -161,15 +161,21 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     const int q = o - sz;
     const real vxm = col.load(a.Vx, q), vym = col.load(a.Vy, q), mum = col.load(a.mu, q);
     pf_prev = col.load(a.Pf, q);
+    // Fused: plane kb - 1's porosity and compaction as the march computes a plane's (porous), so
+    // that a chunk or region starting at kb gives the bits of one marching through it: the 1- and
+    // the 2-GPU runs split along z then agree to the bit.
+    Porous below{};
+    const bool ghost_below = kb == 0 && a.open_z[0];
     if (!Fused)
       exc_prev = col.load(a.exc, q);
-    else if (kb == 0 && a.open_z[0])
+    else if (ghost_below)
       exc_prev = extrapolated(exc0, porous(col.load(a.phi_old, o + sz), col.load(a.P, o + sz),
                                            col.load(a.Pf, o + sz), col.load(a.scale, o + sz))
                                         .exc);
     else
-      exc_prev =
-          porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev, col.load(a.scale, q)).exc;
+      exc_prev = (below = porous(col.load(a.phi_old, q), col.load(a.P, q), pf_prev,
+                                 col.load(a.scale, q)))
+                     .exc;
     kp_prev = perm(exc_prev);
     kp0 = perm(exc0);
     sp.Vz1[t] = vz0;
@@ -187,8 +193,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
       const real mm_prev = col.load(a.mu_max, q), P_prev = col.load(a.P, q),
                  phi_old_prev = col.load(a.phi_old, q);
       inv_prev = divide(1, mm_prev);
-      const Compaction cmp = compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref,
-                                           col.load(a.scale, q));
+      const Compaction cmp =
+          Fused && !ghost_below
+              ? below.cmp
+              : compaction_of(K, P_prev, pf_prev, phi_old_prev, exc_prev + K.phi_ref,
+                              col.load(a.scale, q));
       const real Pn = solid_pressure<false>(K, P_prev, cmp, mm_prev, st.div, 0);
       const real e = stokes::with_old_stress(st.ezz - stokes::tiled::isotropic_rate(c, st), el,
                                              ld_old(a.Tzz_o, q));
