@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The coupled hydromech variant's PT iterations per step over decompaction weakening R and
-porosity phi0, with default solver settings (docs/models/hydromech-coupled.md, "Iterations per step").
+porosity phi0, with default solver settings (docs/models/hydromech-coupled.md, "Iterations per
+step").
 
 Runs CONFIG (default: the 3-D blob example) for every R in --R and phi0 in --phi0, each for
 --steps steps of dt = 0.2 phi0 (0.2 compaction times, as the example), and prints a markdown
