@@ -48,6 +48,12 @@ real buoyancy_from(const io::json& c) {
   return (rho_s - rho_f) * io::at_path(c, keys[2]).get<real>();
 }
 
+std::optional<real> optional_number(const io::json& c, const std::string& path) {
+  const io::json& v = io::at_path(c, path);
+  if (v.is_null()) return std::nullopt;
+  return v.get<real>();
+}
+
 PeBcs pe_bcs_from(const io::json& c) {
   const char* sides[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
   PeBcs bcs;

@@ -1,5 +1,8 @@
 #pragma once
 // Config readers shared by the reduced and the coupled variants.
+#include <optional>
+#include <string>
+
 #include "io/schema.hpp"
 #include "models/hydromech/boundary.hpp"
 #include "models/hydromech/physics.hpp"
@@ -13,6 +16,9 @@ Material material_from(const io::json& config);
 // `hydromech.gravity` (all three), else 1. ConfigError naming the key for a mix or a fluid that
 // is not lighter than the solid.
 real buoyancy_from(const io::json& config);
+
+// The number at `path`, none where the key is null (its default: the model chooses).
+std::optional<real> optional_number(const io::json& config, const std::string& path);
 
 // The fluid conditions of `hydromech.boundary.*` (on Pe in the reduced variant, on the fluid
 // over-pressure in the coupled one).

@@ -23,7 +23,7 @@ namespace staghorn::hydromech {
 // on v, p, pf and tau; the porosity is carried by the solid over the step (two_phase.hpp), then
 // follows Pe = p - pf in closed form. The small-porosity limit (hydromech.coupled.physics)
 // drops the factors 1 - phi and the advection. 1-D, 2-D and 3-D; gravity along the last active
-// axis. Equations and numerics: docs/models/hydromech.md, "Coupled variant".
+// axis. Equations and numerics: docs/models/hydromech-coupled.md.
 class CoupledHydroMech final : public PtModel {
  public:
   // Every key of the variant, read once (coupled_options.cpp, beside the schema).

@@ -1,5 +1,5 @@
 #pragma once
-// Kernels of the coupled hydro-mechanical variant (docs/models/hydromech.md, "Coupled variant"):
+// Kernels of the coupled hydro-mechanical variant (docs/models/hydromech-coupled.md):
 // solid Stokes flow coupled to Darcy flow of the fluid, in over-pressures relative to the
 // lithostatic state of porosity phi_ref:
 //   total momentum:  div(tau) - grad(p) + (phi - phi_ref) B e_up = 0
@@ -30,7 +30,7 @@ using stencil::Off;
 // Launch shapes the tiled CUDA kernel (coupled_tiled.hpp) is compiled for: threads per block
 // along x and y (the tile is two cells narrower), blocks per SM (registers per thread: 65536 /
 // (threads x blocks), at most 255), and cells along z per block. Shape 0 is the default (measured
-// best on an H100, docs/models/hydromech.md); benchmarks compare the others.
+// best on an H100, docs/journal/hydromech-coupled.md); benchmarks compare the others.
 struct TiledShape {
   int tx, ty, blocks, chunk;
 };
@@ -205,7 +205,7 @@ SH_HD inline float solid_exchange_share(const Constants& k, real C, real mu_max)
 // coefficient C' = 1 / eta_phi of a cell acts on Pe like 1 / (eta_phi + c mu) once the solid
 // responds (1-D: c = 4/3, the coupled wave's bulk viscosity eta_phi + 4/3 eta_s). c sets the
 // slowest mode the fluid's damping is tuned for, not the result; 4 converged fastest over
-// 0, 1/2, 4/3, 4 and 16 on a rising blob and a reservoir (docs/models/hydromech.md).
+// 0, 1/2, 4/3, 4 and 16 on a rising blob and a reservoir (docs/models/hydromech-coupled.md).
 constexpr float kShearCompaction = 4;
 
 // The reduced variant's optimal local pseudo-step for the fluid pressure, its damping tuned for

@@ -87,12 +87,6 @@ two_phase::ShearLaw shear_law_from(const io::json& c, const Material& mat) {
   return law;
 }
 
-std::optional<real> optional_number(const io::json& c, const std::string& path) {
-  const io::json& v = io::at_path(c, path);
-  if (v.is_null()) return std::nullopt;
-  return v.get<real>();
-}
-
 }  // namespace
 
 CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {

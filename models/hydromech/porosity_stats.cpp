@@ -5,6 +5,7 @@
 
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
+#include "models/hydromech/config.hpp"
 
 namespace staghorn::hydromech {
 namespace {
@@ -89,12 +90,8 @@ void ChimneyOptions::add_to(io::Schema& s) {
 }
 
 ChimneyOptions ChimneyOptions::from(const io::json& c) {
-  ChimneyOptions o;
-  if (const io::json& v = io::at_path(c, "hydromech.chimney.threshold"); !v.is_null())
-    o.threshold = v.get<real>();
-  if (const io::json& v = io::at_path(c, "hydromech.chimney.base"); !v.is_null())
-    o.base = v.get<real>();
-  return o;
+  return {optional_number(c, "hydromech.chimney.threshold"),
+          optional_number(c, "hydromech.chimney.base")};
 }
 
 ChimneyStats chimney_stats(const Exec& ex, const Decomposition& dec, const Field& phi,
