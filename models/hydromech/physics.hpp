@@ -88,9 +88,14 @@ struct Material {
   SH_HD real porosity(real phi_old, real Pe, real dt) const {
     return porosity(phi_old, Pe, weakening_factor(Pe), dt);
   }
-  SH_HD real porosity(real phi_old, real Pe, real w, real dt, real scale = 1) const {
-    const real x = dt * Pe * w * reta0 * scale;
+  SH_HD real porosity(real phi_old, real Pe, real w, real dt) const {
+    const real x = dt * Pe * w * reta0;
     // exp_normal: the exponent is at least -kMaxChange, so exp's own bits.
+    return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(bounded_decay(-x * rphi0));
+  }
+  // The coupled variant's, with its per-cell `scale` and the growth bounded too.
+  SH_HD real porosity(real phi_old, real Pe, real w, real dt, real scale) const {
+    const real x = dt * Pe * w * reta0 * scale;
     return m == 0 ? phi_old - x : phi_old * vmath::exp_normal(bounded_exponent(-x * rphi0));
   }
 
@@ -119,12 +124,14 @@ struct Material {
   }
 
   // The exponent's bounds: in one step the porosity shrinks or grows at most e^50-fold. No
-  // converged step comes near them; they keep a wild iterate (strong decompaction weakening early
-  // in a solve) finite, for the iterations to recover from or the divergence check to stop.
+  // converged step comes near them. The coupled variant bounds both ways (the overloads taking
+  // `scale`): a wild iterate (strong decompaction weakening early in a solve) stays finite, for
+  // the iterations to recover from or the divergence check to stop. The reduced one bounds the
+  // decay only (a state whose growth overflows is caught by its finite-state checks): its generic
+  // kernel evaluates seven porosities per cell, and the second bound costs it measurably.
   static constexpr int kMaxChange = 50;
-  SH_HD static real bounded_exponent(real y) {
-    return fmin(fmax(y, real(-kMaxChange)), real(kMaxChange));
-  }
+  SH_HD static real bounded_decay(real y) { return fmax(y, real(-kMaxChange)); }
+  SH_HD static real bounded_exponent(real y) { return fmin(bounded_decay(y), real(kMaxChange)); }
 };
 
 // What drives the Darcy flux across a face: grad Pe + buoyancy along the face normal.
