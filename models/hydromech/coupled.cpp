@@ -1,5 +1,6 @@
 #include "models/hydromech/coupled.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/boundary.hpp"
@@ -97,7 +98,20 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
         "porosity is the only reference a periodic column can balance)");
   phi_ref_ = opt_.reference_porosity.value_or(opt_.mat.phi0);
   walls_.kind = opt_.walls;
+  align_shell_with_chunks(ctx.boundary_width());
   set_initial(opt_.initial);
+}
+
+// The tiled kernel marches each region along z in chunks counted from the region's first plane,
+// and a chunk's prologue (the plane below it) gives other last bits than a march through that
+// plane (measured on GPUs split along z). A z shell one chunk thick puts every chunk start where
+// one GPU's march has one when the blocks start at multiples of the chunk: such a split then
+// equals one GPU's run to the bit. Blocks no thicker than two chunks become all shell (no hiding
+// along z).
+void CoupledHydroMech::align_shell_with_chunks(Int3 width) {
+  if (!tiled_here()) return;
+  width.z = std::max(width.z, coupled::kTiledShapes[tiled_shape_].chunk);
+  split_ = split_for(halo_, layout_.interior(), width);
 }
 
 real CoupledHydroMech::compaction_length() const {

@@ -119,6 +119,7 @@ class CoupledHydroMech final : public PtModel {
   void update_porosity();
   // The tiled kernel runs here (3-D, a GPU, no sources, hydromech.coupled.kernel = tiled).
   bool tiled_here() const;
+  void align_shell_with_chunks(Int3 width);
   template <int Dim, bool Sourced>
   void run_iteration(const coupled::Pseudo<Dim, Sourced>& ps, const stokes::State& next,
                      const Region& r, Lane lane);
