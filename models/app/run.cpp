@@ -169,8 +169,8 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int no
   Setup s;
   const LoadedConfig loaded = load_config(request);
   s.config = loaded.resolved;
-  s.warnings = inapplicable_keys(loaded.user, s.config);
   s.settings = RunSettings::from(s.config);
+  s.warnings = inapplicable_keys(loaded.user, s.settings);
   check_output_dir(s.settings.output_dir);
   s.model = &find_model(s.settings.model);
   apply_grid_units(s);
@@ -373,7 +373,7 @@ LoopState read_restart(Started& st, const Comm& comm) {
   const Watchdog::Deadline reading(*st.watchdog, ec ? 0.0 : bytes, "reading '" + rs.restart + "'");
   LoopState state;
   together(comm,
-           [&] { state = load_restart(rs.restart, st.s.config, *st.s.dec, st.s.exec, *st.model); });
+           [&] { state = load_restart(rs, st.s.config, *st.s.dec, st.s.exec, *st.model); });
   return state;
 }
 

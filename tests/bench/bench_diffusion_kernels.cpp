@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
         Variant{"marching chunk 128", "marching", 128}}) {
     io::json c = config;
     c["diffusion"]["kernel"] = v.kernel;
-    diffusion::Diffusion model({c, dec, ex});
+    diffusion::Diffusion model({c, rs, dec, ex});
     model.refresh();
     if (v.chunk) model.set_march_chunk(v.chunk);
     model.begin_solve(rs.dt);

@@ -16,6 +16,8 @@
 #include "core/for_each.hpp"
 #include "models/registry.hpp"
 #include "models/run_settings.hpp"
+#include "models/stokes/stiff_bodies/rigid_body.hpp"
+#include "models/stokes/stiff_bodies/wall_ghosts.hpp"
 #include "models/stokes/stokes.hpp"
 
 using namespace staghorn;
