@@ -277,9 +277,9 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
   if constexpr (Dim == 3)
     if (march_) return run_march(ps, next, r);
   // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
-  if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
-  if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});
-  for_each(ex_, r, lane, Iteration<Dim>{ps, next});
+  dispatch_or<256, 128, 512>(threads_, [&](auto threads) {
+    for_each(ex_, r, lane, Iteration<Dim, decltype(threads)::value>{ps, next});
+  });
 }
 
 template <int Dim>
