@@ -51,6 +51,13 @@ SH_HD constexpr GhostSpan ghost_span(bool staggered, int side, int n, int h) {
                    : GhostSpan{n, n + h, staggered ? 2 * n : 2 * n - 1};
 }
 
+// Sets ghost g of the points v along an axis (v[i]: point i) from its mirrored point by `rule`:
+// the value fill_ghosts gives it, for a kernel that sets a row's ghosts as it writes the row.
+SH_HD inline void set_ghost(real* v, const GhostRule& rule, const GhostSpan& span, int g) {
+  const int m = span.mirror - g;
+  v[g] = rule.ghost(v[m], g - m);
+}
+
 // Calls f(axis, side) (side 0: low, 1: high) for every side of this rank's block that is a physical
 // boundary of the domain: an axis with ghosts (halo) that is not periodic, at the domain's edge.
 template <class F>

@@ -32,4 +32,29 @@ decltype(auto) dispatch_bool(const char* what, bool value, F&& f) {
   return dispatch<false, true>(what, value, std::forward<F>(f));
 }
 
+// For a choice that also has a kernel reading the value at run time: a listed value is compiled in,
+// any other goes to the kernel instantiated for `Fallback`, never an error.
+//   dispatch_or<-1, 0, 3>(n, [&](auto n) { run<decltype(n)::value>(); });
+// runs run<0> for n = 0, run<3> for n = 3 and run<-1> (n read at run time) for every other n.
+template <auto Fallback, auto... Listed, class F>
+decltype(auto) dispatch_or(decltype(Fallback) value, F&& f);
+
+namespace detail {
+template <auto Fallback, auto First, auto... Rest, class F>
+decltype(auto) dispatch_or_from(decltype(Fallback) value, F&& f) {
+  if (value == First) return std::forward<F>(f)(Constant<First>{});
+  return dispatch_or<Fallback, Rest...>(value, std::forward<F>(f));
+}
+}  // namespace detail
+
+template <auto Fallback, auto... Listed, class F>
+decltype(auto) dispatch_or(decltype(Fallback) value, F&& f) {
+  if constexpr (sizeof...(Listed) == 0) {
+    (void)value;
+    return std::forward<F>(f)(Constant<Fallback>{});
+  } else {
+    return detail::dispatch_or_from<Fallback, Listed...>(value, std::forward<F>(f));
+  }
+}
+
 }  // namespace staghorn

@@ -6,9 +6,11 @@
 
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
+#include "io/progress.hpp"
 #include "io/schema.hpp"
 #include "io/time_series.hpp"
 #include "io/units.hpp"
+#include "models/run_settings.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn {
@@ -16,20 +18,16 @@ namespace staghorn {
 // Everything a model is built from: the resolved config and the machinery of the run.
 struct ModelContext {
   const io::json& config;
+  const RunSettings& run;  // the run keys of `config`, read
   const Decomposition& dec;
   const Exec& exec;
 
   // This rank's block with the halo the decomposition was built for (none on inactive axes).
   Layout layout() const { return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}}; }
   // exchange.boundary_width: the shell computed first while its halo travels.
-  Int3 boundary_width() const {
-    const io::json& w = io::at_path(config, "exchange.boundary_width");
-    return {w[0].get<int>(), w[1].get<int>(), w[2].get<int>()};
-  }
+  Int3 boundary_width() const { return run.boundary_width; }
   // exchange.hide_communication as asked; a model also needs something to hide (remote peers).
-  bool hide_communication() const {
-    return io::at_path(config, "exchange.hide_communication").get<bool>();
-  }
+  bool hide_communication() const { return run.hide_communication; }
 };
 
 // A named global diagnostic (mass, max, ...), identical on every rank.
@@ -66,6 +64,9 @@ class Model : public Stepper {
   // Implicit models call `watch` at each convergence check (a long solve's progress line);
   // explicit ones have none to report. An empty function stops it.
   virtual void watch_iterations(IterationWatch watch) { (void)watch; }
+  // What the residual of the progress line is: the one an implicit model's tolerance applies to;
+  // explicit ones have none.
+  virtual io::ResidualMeasure residual_measure() const { return {}; }
   // A stop within a step (a signal during a long implicit solve): whether the model can go back
   // to the state at the step's start exactly (abandon_step, collective), so that a snapshot
   // written then restarts to the bits of a run never stopped. A model that cannot is stopped at

@@ -25,6 +25,11 @@ class PtModel : public Model, public pt::Problem {
   }
   std::vector<Field*> state_fields() final { return fields_.with(FieldTable::state); }
   void watch_iterations(IterationWatch watch) final { solver_.watch(std::move(watch)); }
+  // solver.tol of each residual over its start (tol_mode relative) or of the residual itself.
+  io::ResidualMeasure residual_measure() const final {
+    const pt::Options& o = solver_.options();
+    return {o.relative ? "relative residual" : "absolute residual", static_cast<double>(o.tol)};
+  }
   // A stop within a solve: possible where every unknown has a start-of-step copy in the table.
   bool can_abandon_step() const final { return fields_.unknowns_have_starts(); }
   // Back to the step's start (to_step_start()), then refresh().

@@ -10,24 +10,11 @@
 
 namespace staghorn::app {
 
-void FaultSpec::add_options(io::Schema& s) {
-  using io::Type;
-  s.add("debug.fault.kind", Type::string, "none",
-        "Test only: make one rank fail on purpose before step debug.fault.step: nan (a NaN in "
-        "its first state field), exit (the rank process is killed, as a lost peer), stall "
-        "(the rank stops answering but lives on, as a hung device would leave it) or "
-        "stall_write (the same before the step's snapshot is written, while its peers write)")
-      .one_of({"none", "nan", "exit", "stall", "stall_write"});
-  s.add("debug.fault.rank", Type::integer, 0, "Test only: the rank that fails").at_least(0);
-  s.add("debug.fault.step", Type::integer, 1, "Test only: the step before which it fails")
-      .at_least(1);
-}
-
-FaultSpec FaultSpec::from(const io::json& c, const Comm& comm) {
+FaultSpec FaultSpec::from(const FaultSettings& keys, const Comm& comm) {
   FaultSpec f;
-  f.kind = io::at_path(c, "debug.fault.kind").get<std::string>();
-  f.rank = io::at_path(c, "debug.fault.rank").get<int>();
-  f.step = io::at_path(c, "debug.fault.step").get<long long>();
+  f.kind = keys.kind;
+  f.rank = keys.rank;
+  f.step = keys.step;
   if (f.kind != "none" && f.rank >= comm.size())
     throw io::ConfigError("debug.fault.rank: " + std::to_string(f.rank) +
                           " is not a rank of this " + std::to_string(comm.size()) + "-rank job");

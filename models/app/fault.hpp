@@ -4,6 +4,7 @@
 #include "core/comm.hpp"
 #include "io/schema.hpp"
 #include "models/model.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::app {
 
@@ -21,9 +22,8 @@ struct FaultSpec {
   int rank = 0;
   long long step = 1;
 
-  static void add_options(io::Schema& schema);
-  // Reads the keys of a resolved config; a rank outside the job throws ConfigError naming the key.
-  static FaultSpec from(const io::json& config, const Comm& comm);
+  // From the debug.fault keys; a rank outside the job throws ConfigError naming the key.
+  static FaultSpec from(const FaultSettings& keys, const Comm& comm);
   // Before the snapshot of `step` is written: kind stall_write stalls the chosen rank.
   void before_write(int rank, long long step) const;
 };

@@ -21,25 +21,25 @@ const io::json* find(const io::json& j, const std::string& dotted) {
 
 }  // namespace
 
-std::vector<std::string> inapplicable_keys(const io::json& user, const io::json& resolved) {
+std::vector<std::string> inapplicable_keys(const io::json& user, const RunSettings& run) {
   std::vector<std::string> out;
-  const std::string model = io::at_path(resolved, "model").get<std::string>();
-  const io::json& n = io::at_path(resolved, "grid.n");
-  const io::json& periodic = io::at_path(resolved, "grid.periodic");
+  const std::string& model = run.model;
+  const Int3& n = run.grid.n;
+  const auto& periodic = run.grid.periodic;
   for (int s = 0; s < 6; ++s) {
     const std::string key = model + ".boundary." + kSides[s];
     if (!find(user, key)) continue;
     const int axis = s / 2;
-    if (n[axis].get<long long>() == 1)
+    if (n[axis] == 1)
       out.push_back(key + " is ignored: grid.n[" + std::to_string(axis) +
                     "] = 1 leaves that axis inactive (no boundary)");
-    else if (periodic[axis].get<bool>())
+    else if (periodic[axis])
       out.push_back(key + " is ignored: grid.periodic[" + std::to_string(axis) +
                     "] is true (a periodic axis has no boundary)");
   }
   const std::string kernel = model + ".kernel";
   const io::json* k = find(user, kernel);
-  const bool three_d = n[2].get<long long>() > 1;
+  const bool three_d = n[2] > 1;
   if (k && k->is_string() &&
       (k->get<std::string>() == "tiled" || k->get<std::string>() == "marching") && !three_d)
     out.push_back(kernel + " = \"" + k->get<std::string>() +

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "io/schema.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::app {
 
-// One line per key of `user` (the config as written, overrides applied) that the resolved config
-// `resolved` makes moot, naming the key and why.
-std::vector<std::string> inapplicable_keys(const io::json& user, const io::json& resolved);
+// One line per key of `user` (the config as written, overrides applied) that the run's settings
+// make moot, naming the key and why.
+std::vector<std::string> inapplicable_keys(const io::json& user, const RunSettings& run);
 
 }  // namespace staghorn::app

@@ -9,9 +9,9 @@
 #include "core/error.hpp"
 #include "core/host_isa.hpp"
 #include "io/schema.hpp"
-#include "models/app/registry.hpp"
 #include "models/app/run.hpp"
 #include "models/app/stop.hpp"
+#include "models/registry.hpp"
 
 namespace {
 
@@ -132,13 +132,13 @@ Command parse(int argc, char** argv) {
 void describe(const std::string& name, std::ostream& out) {
   if (name.empty()) {
     out << "models:\n";
-    for (const auto& m : app::models()) out << "  " << m.name << ": " << m.summary << "\n";
+    for (const auto& m : models()) out << "  " << m.name << ": " << m.summary << "\n";
     out << "`staghorn describe MODEL` lists every configuration key of a model.\n";
     return;
   }
-  const ModelInfo& m = app::find_model(name);
+  const ModelInfo& m = find_model(name);
   out << m.name << ": " << m.summary << "\nconfiguration keys (type, default, accepted values):\n";
-  app::schema_for(m).describe(out);
+  schema_for(m).describe(out);
 }
 
 // `staghorn COMMAND --help`.
@@ -152,7 +152,7 @@ int help(const std::string& verb) {
 int execute(const Command& c, const Comm& comm) {
   if (c.help) return comm.root() ? help(c.verb) : 0;
   if (c.verb == "describe" && c.json_schema) {
-    if (comm.root()) std::cout << app::config_json_schema().dump(2) << "\n";
+    if (comm.root()) std::cout << config_json_schema().dump(2) << "\n";
   } else if (c.verb == "describe") {
     if (comm.root()) describe(c.model, std::cout);
   } else if (c.verb == "check" || (c.verb == "run" && c.dry_run)) {

@@ -11,14 +11,6 @@
 
 namespace staghorn::app {
 
-// output.prefix must be a plain file name of the characters [A-Za-z0-9._+-], 1 to 200 bytes (room
-// for "_STEP.nc.tmp" within a file system's 255), not "." or "..": the ParaView index names
-// snapshots in XML and in HDF5 paths (FILE:/VARIABLE), where '&', '<', ':' and others break it.
-// Throws ConfigError naming output.prefix and what is wrong.
-void check_prefix(const std::string& prefix);
-// The same rule as a regular expression (ECMAScript), for the JSON Schema.
-extern const char* const kPrefixPattern;
-
 // The output directory (output.dir or --output) must be a directory or creatable as one: no
 // component that is a file, each component at most 255 bytes, and a writable existing ancestor.
 // Throws ConfigError naming the path. Touches nothing.

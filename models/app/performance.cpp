@@ -8,32 +8,6 @@
 
 namespace staghorn::app {
 
-void add_performance_options(io::Schema& s) {
-  using io::Type;
-  s.add("performance.cell_rate", Type::number, 0.0,
-        "pi of the performance model: cell updates per second of one device (0: from "
-        "performance.reference_metrics)")
-      .at_least(0);
-  s.add("performance.reference_metrics", Type::string, "",
-        "A previous run's metrics.jsonl: its last line of this model gives pi (cell updates/s "
-        "per rank); empty and no cell_rate: no prediction");
-  s.add("performance.link_bandwidth", Type::number, 0.0,
-        "beta of the performance model in GB/s per direction (0: measured by a short probe at "
-        "the start, halo-sized messages between rank pairs or the GPU peer copy)")
-      .at_least(0);
-  s.add("performance.sequential_time", Type::number, 0.0,
-        "t_seq of the performance model: seconds per iteration no rank count shortens")
-      .at_least(0);
-  s.add("performance.measure_steps", Type::integer, 0,
-        "Without a given pi, measure it at the start: each rank steps a one-rank copy of the model "
-        "on its own block for one warm-up and this many timed steps (0: do not; pi unknown)")
-      .at_least(0);
-  s.add("performance.fields_exchanged", Type::integer, 0,
-        "Fields whose halos travel per iteration (0: the model's state fields, an upper bound for "
-        "models that exchange only some of them)")
-      .at_least(0);
-}
-
 namespace {
 
 // pi as cell updates/s per rank of the last line of `model` in a metrics.jsonl.
@@ -56,8 +30,8 @@ double rate_from_metrics(const std::string& path, const std::string& model) {
 
 }  // namespace
 
-double measure_cell_rate(const ModelInfo& info, const io::json& config, const Decomposition& dec,
-                         const Exec& ex, int steps) {
+double measure_cell_rate(const ModelInfo& info, const RunSettings& settings, const io::json& config,
+                         const Decomposition& dec, const Exec& ex, int steps) {
   // The block of this rank as a whole grid of its own: same spacing, same periodic axes.
   Grid g = dec.grid();
   for (int a = 0; a < 3; ++a) {
@@ -69,12 +43,10 @@ double measure_cell_rate(const ModelInfo& info, const io::json& config, const De
   const Comm self(MPI_COMM_SELF);
   const Decomposition alone(g, self, {1, 1, 1}, info.halo);
   Exec e = ex;
-  e.use_network(std::make_shared<Network>(
-      self, e, io::at_path(config, "exchange.transport").get<std::string>(),
-      io::at_path(config, "exchange.nccl_library").get<std::string>()));
-  std::unique_ptr<Model> model = info.create({config, alone, e});
+  e.use_network(std::make_shared<Network>(self, e, settings.transport, settings.nccl_library));
+  std::unique_ptr<Model> model = info.create({config, settings, alone, e});
   model->refresh();
-  const real dt = io::at_path(config, "time.dt").get<double>();
+  const real dt = static_cast<real>(settings.dt);
   model->advance(dt);  // warm-up: first launches, allocations, mappings
   e.synchronize();
   long long iterations = 0;
@@ -86,35 +58,33 @@ double measure_cell_rate(const ModelInfo& info, const io::json& config, const De
   return slowest > 0 ? static_cast<double>(g.cells()) / slowest : 0.0;
 }
 
-RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
-                          const Network& net, int state_fields, const ModelInfo& info) {
-  using io::at_path;
+RunPrediction predict_run(const RunSettings& settings, const io::json& config,
+                          const Decomposition& dec, const Exec& ex, const Network& net,
+                          int state_fields, const ModelInfo& info) {
+  const PerformanceSettings& keys = settings.performance;
   RunPrediction p;
-  const std::string model = at_path(config, "model").get<std::string>();
-  const std::string reference = at_path(config, "performance.reference_metrics").get<std::string>();
-  p.model.cell_rate = at_path(config, "performance.cell_rate").get<double>();
+  const std::string& reference = keys.reference_metrics;
+  p.model.cell_rate = keys.cell_rate;
   p.cell_rate_from = "performance.cell_rate";
   if (p.model.cell_rate <= 0 && !reference.empty()) {
-    p.model.cell_rate = rate_from_metrics(reference, model);
+    p.model.cell_rate = rate_from_metrics(reference, settings.model);
     p.cell_rate_from = reference;
   }
-  const int measure = at_path(config, "performance.measure_steps").get<int>();
-  if (p.model.cell_rate <= 0 && measure > 0) {
-    p.model.cell_rate = measure_cell_rate(info, config, dec, ex, measure);
+  if (p.model.cell_rate <= 0 && keys.measure_steps > 0) {
+    p.model.cell_rate = measure_cell_rate(info, settings, config, dec, ex, keys.measure_steps);
     p.cell_rate_from = "measured (performance.measure_steps)";
   }
   if (p.model.cell_rate <= 0) p.cell_rate_from = "unknown";
-  p.model.sequential_s = at_path(config, "performance.sequential_time").get<double>();
-  p.model.overlap = at_path(config, "exchange.hide_communication").get<bool>();
+  p.model.sequential_s = keys.sequential_time_s;
+  p.model.overlap = settings.hide_communication;
 
-  const int fields = at_path(config, "performance.fields_exchanged").get<int>();
-  p.fields_exchanged = fields > 0 ? fields : state_fields;
+  p.fields_exchanged = keys.fields_exchanged > 0 ? keys.fields_exchanged : state_fields;
   // The busiest rank's: blocks of an uneven split differ by a cell per axis.
   p.cells_per_rank =
       static_cast<double>(Decomposition::largest_block(dec.grid(), dec.dims()).volume());
   p.halo_bytes = halo_bytes(dec.grid(), dec.dims(), dec.halo(), p.fields_exchanged);
 
-  const double given = at_path(config, "performance.link_bandwidth").get<double>();
+  const double given = keys.link_bandwidth_GBs;
   const int ranks = dec.comm().size();
   if (ranks < 2) {
     p.link_from = "none";

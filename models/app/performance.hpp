@@ -6,11 +6,9 @@
 #include "core/perf_model.hpp"
 #include "io/schema.hpp"
 #include "models/model.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::app {
-
-// The `performance.*` keys: where pi and beta come from for the run's prediction.
-void add_performance_options(io::Schema& schema);
 
 // The performance model of one run (core/perf_model.hpp) with its inputs and where they came
 // from, so that a reader can judge the prediction.
@@ -29,15 +27,17 @@ struct RunPrediction {
 // pi from the config (directly or from a previous run's metrics.jsonl), beta from the config or
 // probed (collective: every rank calls it), Q from the decomposition. `state_fields`: the
 // fields exchanged per iteration unless performance.fields_exchanged says otherwise.
-RunPrediction predict_run(const io::json& config, const Decomposition& dec, const Exec& ex,
-                          const Network& net, int state_fields, const ModelInfo& info);
+// `config`: the resolved config a measuring copy of the model is built from.
+RunPrediction predict_run(const RunSettings& settings, const io::json& config,
+                          const Decomposition& dec, const Exec& ex, const Network& net,
+                          int state_fields, const ModelInfo& info);
 
 // pi measured on the spot (performance.measure_steps > 0 and no pi given): every rank steps a
 // one-rank copy of the model on a grid the size of its own block (MPI_COMM_SELF; a second set of
 // fields), one warm-up step and then `steps` timed; cell updates/s per iteration of the slowest
 // rank. Collective.
-double measure_cell_rate(const ModelInfo& info, const io::json& config, const Decomposition& dec,
-                         const Exec& ex, int steps);
+double measure_cell_rate(const ModelInfo& info, const RunSettings& settings, const io::json& config,
+                         const Decomposition& dec, const Exec& ex, int steps);
 
 // Adds the prediction to a metrics record: predicted_time_per_iteration_s and
 // measured_over_predicted (null when the model has no prediction), and the model's inputs.

@@ -48,9 +48,10 @@ void check_stamp(const std::string& path, const io::SnapshotMeta& meta) {
 
 }  // namespace
 
-LoopState load_restart(const std::string& path, const io::json& config, const Decomposition& dec,
+LoopState load_restart(const RunSettings& run, const io::json& config, const Decomposition& dec,
                        const Exec& ex, Model& model) {
-  const std::string name = io::at_path(config, "model").get<std::string>();
+  const std::string& path = run.restart;
+  const std::string& name = run.model;
   const io::SnapshotMeta meta = io::read_snapshot(path, dec, model.state_fields());
   if (meta.model != name)
     throw io::ConfigError("restart: '" + path + "' holds model " + meta.model + ", not " + name);

@@ -27,12 +27,12 @@
 #include "models/app/inapplicable.hpp"
 #include "models/app/output_dir.hpp"
 #include "models/app/performance.hpp"
-#include "models/app/registry.hpp"
 #include "models/app/restart.hpp"
-#include "models/app/settings.hpp"
 #include "models/app/stop.hpp"
 #include "models/app/stream_cache.hpp"
 #include "models/app/watchdog.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 #include "solvers/time_loop.hpp"
 
 namespace staghorn::app {
@@ -122,6 +122,34 @@ void check_memory(const Setup& s, int node_ranks) {
       " rank(s) share it); use more ranks or a smaller grid");
 }
 
+// The config file as written (overrides applied) and resolved, from one reading of the file.
+struct LoadedConfig {
+  io::json user;      // for the warnings about keys that cannot apply
+  io::json resolved;  // --output and --restart applied, checked, defaults filled in
+};
+
+LoadedConfig load_config(const RunRequest& request) {
+  // Paths go into the config (JSON strings: UTF-8) and into snapshots' attributes.
+  io::require_utf8(request.config_path, "the config file's name");
+  if (request.output_dir) io::require_utf8(*request.output_dir, "--output");
+  if (request.restart) io::require_utf8(*request.restart, "--restart");
+  LoadedConfig loaded;
+  loaded.user = io::load_config(request.config_path, request.overrides);
+  io::json user = loaded.user;
+  if (request.output_dir) {
+    if (!user.contains("output") || !user["output"].is_object())
+      user["output"] = io::json::object();
+    user["output"]["dir"] = *request.output_dir;
+  }
+  if (request.restart) user["restart"] = *request.restart;
+  const io::json model = user.contains("model") ? user["model"] : io::json("diffusion");
+  if (!model.is_string()) throw io::ConfigError("model: expected a string, got " + model.dump());
+  // File keys (e.g. a materials file) are relative to the config file, wherever the run starts.
+  const std::string config_dir = fs::path(request.config_path).parent_path().string();
+  loaded.resolved = schema_for(find_model(model.get<std::string>())).resolve(user, config_dir);
+  return loaded;
+}
+
 // grid.units names the coordinates' unit of length: the model's own by default (a dimensional
 // model's schema accepts no other).
 void apply_grid_units(Setup& s) {
@@ -139,9 +167,10 @@ io::UnitSystem output_units(const Setup& s) {
 
 Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int node_ranks) {
   Setup s;
-  s.config = resolve_config(request);
-  s.warnings = inapplicable_keys(io::load_config(request.config_path, request.overrides), s.config);
+  const LoadedConfig loaded = load_config(request);
+  s.config = loaded.resolved;
   s.settings = RunSettings::from(s.config);
+  s.warnings = inapplicable_keys(loaded.user, s.settings);
   check_output_dir(s.settings.output_dir);
   s.model = &find_model(s.settings.model);
   apply_grid_units(s);
@@ -150,7 +179,7 @@ Setup prepare(const RunRequest& request, const Comm& comm, int node_rank, int no
   const Comm job = comm.with_timeout(s.settings.timeout_s);
   s.dec = std::make_unique<Decomposition>(s.settings.grid, job, s.settings.dims, s.model->halo);
   check_memory(s, node_ranks);
-  s.fault = FaultSpec::from(s.config, comm);
+  s.fault = FaultSpec::from(s.settings.fault, comm);
   const std::string& restart = s.settings.restart;
   if (!restart.empty() && !fs::is_regular_file(restart))
     throw io::ConfigError("restart: snapshot '" + restart + "' does not exist");
@@ -174,12 +203,12 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
   s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
                                                s.settings.nccl_library));
-  together(s.dec->comm(), [&] { model = s.model->create({s.config, *s.dec, s.exec}); });
+  together(s.dec->comm(), [&] { model = s.model->create({s.config, s.settings, *s.dec, s.exec}); });
   return model;
 }
 
 RunPrediction prediction(const Setup& s, Model& model) {
-  return predict_run(s.config, *s.dec, s.exec, *s.exec.network(),
+  return predict_run(s.settings, s.config, *s.dec, s.exec, *s.exec.network(),
                      static_cast<int>(model.state_fields().size()), *s.model);
 }
 
@@ -210,14 +239,6 @@ void update_index(io::XdmfIndex& index, const std::string& snapshot, const LoopS
   } catch (const std::exception& e) {
     std::cerr << "staghorn: warning: the ParaView index is not updated: " << e.what() << "\n";
   }
-}
-
-// What solver.tol applies to (pt_solver.cpp): each residual over its start, or the residual.
-io::ResidualMeasure residual_measure(const io::json& config) {
-  if (!config.contains("solver") || !config["solver"].contains("tol_mode")) return {};
-  const bool relative = io::at_path(config, "solver.tol_mode") == "relative";
-  return {relative ? "relative residual" : "absolute residual",
-          io::at_path(config, "solver.tol").get<double>()};
 }
 
 // The residual the progress line shows: the largest of what the tolerance measures.
@@ -352,7 +373,7 @@ LoopState read_restart(Started& st, const Comm& comm) {
   const Watchdog::Deadline reading(*st.watchdog, ec ? 0.0 : bytes, "reading '" + rs.restart + "'");
   LoopState state;
   together(comm,
-           [&] { state = load_restart(rs.restart, st.s.config, *st.s.dec, st.s.exec, *st.model); });
+           [&] { state = load_restart(rs, st.s.config, *st.s.dec, st.s.exec, *st.model); });
   return state;
 }
 
@@ -390,24 +411,7 @@ void start_checked(Started& st, const RunRequest& request, const Comm& world) {
 
 }  // namespace
 
-io::json resolve_config(const RunRequest& request) {
-  // Paths go into the config (JSON strings: UTF-8) and into snapshots' attributes.
-  io::require_utf8(request.config_path, "the config file's name");
-  if (request.output_dir) io::require_utf8(*request.output_dir, "--output");
-  if (request.restart) io::require_utf8(*request.restart, "--restart");
-  io::json user = io::load_config(request.config_path, request.overrides);
-  if (request.output_dir) {
-    if (!user.contains("output") || !user["output"].is_object())
-      user["output"] = io::json::object();
-    user["output"]["dir"] = *request.output_dir;
-  }
-  if (request.restart) user["restart"] = *request.restart;
-  const io::json model = user.contains("model") ? user["model"] : io::json("diffusion");
-  if (!model.is_string()) throw io::ConfigError("model: expected a string, got " + model.dump());
-  // File keys (e.g. a materials file) are relative to the config file, wherever the run starts.
-  const std::string config_dir = fs::path(request.config_path).parent_path().string();
-  return schema_for(find_model(model.get<std::string>())).resolve(user, config_dir);
-}
+io::json resolve_config(const RunRequest& request) { return load_config(request).resolved; }
 
 void check(const RunRequest& request, const Comm& world, std::ostream& out, bool print_config,
            bool dry_run) {
@@ -503,7 +507,7 @@ io::json run(const RunRequest& request, const Comm& world, std::ostream& out) {
   const double cells = static_cast<double>(rs.grid.cells());
   long long iterations = 0;
   double solve_seconds = 0;
-  const io::ResidualMeasure measure = residual_measure(s.config);
+  const io::ResidualMeasure measure = model.residual_measure();
   io::Progress progress(out, comm.root(), rs.log_interval, first_step, rs.steps, measure);
   // A long implicit solve reports within its step too; the watch ends with `progress`.
   struct Unwatch {

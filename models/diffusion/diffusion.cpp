@@ -15,9 +15,7 @@ namespace {
 // (read at run time): fewer instructions on the GPU, row loops without pow on the CPU, same bits.
 template <class F>
 decltype(auto) with_exponent(int n_int, F&& f) {
-  if (n_int == 0) return f(Constant<0>{});
-  if (n_int == 3) return f(Constant<3>{});
-  return f(Constant<-1>{});
+  return dispatch_or<-1, 0, 3>(n_int, std::forward<F>(f));
 }
 
 }  // namespace
@@ -112,14 +110,8 @@ void Diffusion::iterate_dim(int count) {
 }
 
 void Diffusion::iterate(int count) {
-  switch (dec_.grid().dims()) {
-    case 1:
-      return iterate_dim<1>(count);
-    case 2:
-      return iterate_dim<2>(count);
-    default:
-      return iterate_dim<3>(count);
-  }
+  dispatch<1, 2, 3>("grid dimensions", dec_.grid().dims(),
+                    [&](auto dim) { iterate_dim<decltype(dim)::value>(count); });
 }
 
 template <int Dim>

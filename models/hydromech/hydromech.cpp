@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/dispatch.hpp"
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
@@ -116,12 +117,11 @@ void HydroMech::iterate_dim(int count) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       const View P = Pe_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(), V = dPedtau_.view();
       // n = 3 compiled in, as for the stored kernels: no pow in the CPU's row loops.
-      if (rows) {
-        if (mat_.n_int == 3) return iterate_rows<Dim, 3>(co, P, fo, Pn, V, ends, r);
-        return iterate_rows<Dim, -1>(co, P, fo, Pn, V, ends, r);
-      }
-      if (mat_.n_int == 3) return for_each(ex_, r, lane, Iteration<Dim, 3>{co, P, fo, Pn, V});
-      for_each(ex_, r, lane, Iteration<Dim>{co, P, fo, Pn, V});
+      dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
+        constexpr int N = decltype(n)::value;
+        if (rows) return iterate_rows<Dim, N>(co, P, fo, Pn, V, ends, r);
+        for_each(ex_, r, lane, Iteration<Dim, N>{co, P, fo, Pn, V});
+      });
     });
     // The rows kernel filled the x sides' ghosts as it wrote the rows.
     if (rows)
@@ -161,14 +161,14 @@ void HydroMech::update_stored(const Coefficients& co, Region r, Lane lane) {
   if (kernel_in_use() == Kernel::pairs && pairs_fit()) {
     // The GPU's hot path; n = 3 (Carman-Kozeny) compiled in: the same bits, fewer instructions.
     r.lo.x /= 2, r.hi.x /= 2;
-    if (mat_.n_int == 3)
-      return for_each(ex_, r, lane, PairStoredIteration<Dim, 3>{co, P, f, fo, Pn, fn, V});
-    return for_each(ex_, r, lane, PairStoredIteration<Dim>{co, P, f, fo, Pn, fn, V});
+    return dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
+      for_each(ex_, r, lane, PairStoredIteration<Dim, decltype(n)::value>{co, P, f, fo, Pn, fn, V});
+    });
   }
   // n = 3 compiled in here too: the CPU's row loops then need no pow.
-  if (mat_.n_int == 3)
-    return for_each(ex_, r, lane, StoredIteration<Dim, 3>{co, P, f, fo, Pn, fn, V});
-  for_each(ex_, r, lane, StoredIteration<Dim>{co, P, f, fo, Pn, fn, V});
+  dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
+    for_each(ex_, r, lane, StoredIteration<Dim, decltype(n)::value>{co, P, f, fo, Pn, fn, V});
+  });
 }
 
 template <int Dim>
@@ -192,14 +192,10 @@ void HydroMech::iterate_stored(int count) {
 void HydroMech::iterate(int count) {
   const Kernel k = kernel_in_use();
   const bool stored = k == Kernel::stored || k == Kernel::pairs;
-  switch (dec_.grid().dims()) {
-    case 1:
-      return stored ? iterate_stored<1>(count) : iterate_dim<1>(count);
-    case 2:
-      return stored ? iterate_stored<2>(count) : iterate_dim<2>(count);
-    default:
-      return stored ? iterate_stored<3>(count) : iterate_dim<3>(count);
-  }
+  dispatch<1, 2, 3>("grid dimensions", dec_.grid().dims(), [&](auto dim) {
+    constexpr int Dim = decltype(dim)::value;
+    stored ? iterate_stored<Dim>(count) : iterate_dim<Dim>(count);
+  });
 }
 
 template <int Dim>

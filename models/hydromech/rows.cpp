@@ -185,12 +185,13 @@ SH_HOST_NOINLINE void redo_large(const Coefficients& co, const Fields& f, std::p
   }
 }
 
-// The ghosts beyond the ends of the n cells from out (x = 0) by g's rules: ghost x = -d from cell
-// d - 1, x = n - 1 + d from cell n - d (fill_ghosts' mirror about the side).
+// The ghosts beyond the ends of the n cells from out (x = 0) by g's rules, as fill_ghosts sets
+// them; nearest first on both sides, in turn (a row shorter than the halo mirrors ghosts too).
 inline void fill_row_end_ghosts(const RowEndGhosts& g, real* out, int n) {
+  const GhostSpan lo = ghost_span(false, 0, n, g.h), hi = ghost_span(false, 1, n, g.h);
   for (int d = 1; d <= g.h; ++d) {
-    if (g.lo.kind != GhostRule::keep) out[-d] = g.lo.ghost(out[d - 1], 1 - 2 * d);
-    if (g.hi.kind != GhostRule::keep) out[n - 1 + d] = g.hi.ghost(out[n - d], 2 * d - 1);
+    if (g.lo.kind != GhostRule::keep) set_ghost(out, g.lo, lo, -d);
+    if (g.hi.kind != GhostRule::keep) set_ghost(out, g.hi, hi, n - 1 + d);
   }
 }
 

@@ -111,6 +111,9 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       force_sigma_(opt.forcing.helicity),
       force_rng_(opt.forcing.seed) {
   check_grid(dec_, order_);
+  // Each stage writes next_ (exchanged) and then swaps it in: an unknown with its next iterate.
+  for (int v = 0; v < vars(); ++v)
+    fields_.add(f_[v], FieldTable::output | FieldTable::state | FieldTable::unknown, &next_[v]);
   set_initial(opt.initial);
 }
 
@@ -120,20 +123,12 @@ const char* Mhd::kernel() const {
 }
 
 std::vector<const Field*> Mhd::output_fields() const {
-  std::vector<const Field*> out;
-  for (const Field& f : f_) out.push_back(&f);
-  return out;
+  return fields_.const_with(FieldTable::output);
 }
 
-std::vector<Field*> Mhd::state_fields() { return state_pointers(f_); }
+std::vector<Field*> Mhd::state_fields() { return fields_.with(FieldTable::state); }
 
-std::vector<Field*> Mhd::state_pointers(std::vector<Field>& fields) const {
-  std::vector<Field*> out;
-  for (Field& f : fields) out.push_back(&f);
-  return out;
-}
-
-void Mhd::refresh() { halo_.exchange(state_pointers(f_)); }
+void Mhd::refresh() { halo_.exchange(fields_.with(FieldTable::state)); }
 
 double Mhd::bytes_per_cell_iteration() const {
   // Per stage, averaged over the three: f read, f_next written, w written (not in the last) and
@@ -183,7 +178,7 @@ void Mhd::stage_with(int index, real alpha, real beta, real dt) {
     ex_.order(Lane::inner, Lane::boundary);  // complete for what follows on either lane
     return;
   }
-  update_and_exchange(ex_, halo_, split_, state_pointers(next_), hide_,
+  update_and_exchange(ex_, halo_, split_, fields_.next_unknowns(), hide_,
                       [&](const Region& r, Lane lane) {
                         update(r, lane, Int3{0, 0, 0});
                       });
@@ -206,7 +201,7 @@ void Mhd::stage(int index, real alpha, real beta, real dt) {
   dispatch<2, 4, 6, 8>("mhd.order", order_, [&](auto order) {
     stage_with<decltype(order)::value>(index, alpha, beta, dt);
   });
-  for (int v = 0; v < vars(); ++v) f_[v].swap_data(next_[v]);
+  fields_.swap_next();
 }
 
 template <int Order>

@@ -5,6 +5,7 @@
 #include "core/halo_exchange.hpp"
 #include "core/overlap.hpp"
 #include "models/mhd/kernels.hpp"
+#include "models/field_table.hpp"
 #include "models/model.hpp"
 #include "solvers/rk3.hpp"
 
@@ -73,7 +74,6 @@ class Mhd final : public Model, public rk3::Problem {
   real reduce_cells(CellQuantity q, bool max) const;
   Axes axes() const;
   Vars pointers(const std::vector<Field>& fields) const;
-  std::vector<Field*> state_pointers(std::vector<Field>& fields) const;
   void draw_forcing(real dt);
   void set_initial(const io::json& ic);
 
@@ -87,6 +87,7 @@ class Mhd final : public Model, public rk3::Problem {
   bool pencils_;  // mhd.kernel = tiled on the CPU: the pencil kernel (pencil.hpp)
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
+  FieldTable fields_;  // f_ (written, restarted, exchanged each stage into next_)
   HaloExchange halo_;
   ShellSplit split_;
   bool hide_;

@@ -33,25 +33,17 @@ void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
   }
 }
 
-WallGhosts wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
-  WallGhosts w;
-  for (int a = 0; a < 3; ++a) w.n[a] = l.n[a], w.h[a] = l.h[a];
+XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
+  XWallGhosts x;
+  x.n = l.n[0];
+  x.h = l.h[0];
   for (int c = 0; c < 3; ++c) {
     const SideRules rules = walls.velocity_rules(c);
-    for (int side = 0; side < 6; ++side) w.rule[side][c] = rules[side];
+    for (int side = 0; side < 2; ++side) x.rule[side][c] = rules[side];
   }
-  for_each_boundary_side(dec, l, [&](int a, int side) { w.on[2 * a + side] = true; });
-  return w;
-}
-
-XWallGhosts x_wall_ghosts(const WallGhosts& all) {
-  XWallGhosts x;
-  x.n = all.n[0];
-  x.h = all.h[0];
-  for (int side = 0; side < 2; ++side) {
-    x.on[side] = all.on[side];
-    for (int c = 0; c < 3; ++c) x.rule[side][c] = all.rule[side][c];
-  }
+  for_each_boundary_side(dec, l, [&](int a, int side) {
+    if (a == 0) x.on[side] = true;
+  });
   return x;
 }
 

@@ -7,6 +7,7 @@
 #include "core/boundary.hpp"
 #include "core/dispatch.hpp"
 #include "core/for_each.hpp"
+#include "models/stokes/stiff_bodies/stiff_bodies.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
@@ -64,7 +65,7 @@ void Stokes::update_viscosity() {
   // The pseudo-steps follow the new viscosity (mu_max over the 3^d neighbourhood), and so do the
   // stiff bodies' corrections.
   refresh_mu_max();
-  rigid_.update_pseudo();
+  bodies_->rigid.update_pseudo();
 }
 
 pt::Residual Stokes::viscosity_residual() {

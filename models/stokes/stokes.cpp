@@ -15,6 +15,7 @@
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/wall_edges.hpp"
 #include "models/stokes/march.hpp"
+#include "models/stokes/stiff_bodies/stiff_bodies.hpp"
 
 #if defined(__CUDACC__)
 #include "models/stokes/tiled.hpp"
@@ -72,6 +73,8 @@ struct ToPhysicalStresses {
 
 Stokes::Stokes(const ModelContext& ctx) : Stokes(ctx, Options::from(ctx.config)) {}
 
+Stokes::~Stokes() = default;
+
 Stokes::Stokes(const ModelContext& ctx, const Options& opt)
     : PtModel(ctx, opt.solver, /*corners=*/true),  // diagonal neighbours in the stencil
       V_(velocity_fields("V", layout_, ex_.backend(), &kText)),
@@ -91,7 +94,8 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
       // 32-bit offsets in the tiled kernel: blocks of up to 2^31 points (~1250^3).
       tiled_(opt_.tiled && ctx.dec.grid().dims() == 3 && layout_.count() < (std::size_t(1) << 31)),
       march_(opt_.tiled && ctx.dec.grid().dims() == 3 && !ctx.exec.on_device()),
-      r_(opt_.pt.r) {
+      r_(opt_.pt.r),
+      bodies_(std::make_unique<StiffBodies>()) {
   if (dims() < 2) throw io::ConfigError("grid.n: the stokes model needs 2-D or 3-D grids");
   // Residuals are already dimensionless (docs/models/stokes.md), and continuity often starts at
   // exactly zero (a divergence-free initial flow): relative to it, no tolerance is reachable.
@@ -112,7 +116,9 @@ Stokes::Stokes(const ModelContext& ctx, const Options& opt)
       .add(rho_, FieldTable::output | FieldTable::state);
   rigid_mobility_ = opt_.rigid_bodies.on ? opt_.rigid_bodies.mobility : 0;
   set_initial();
-  wall_ghosts_ = wall_ghosts(walls_, dec_, layout_);  // the walls as the initial state set them
+  // The walls as the initial state set them.
+  x_wall_ghosts_ = x_wall_ghosts(walls_, dec_, layout_);
+  bodies_->walls = wall_ghosts(walls_, dec_, layout_);
   smooth_viscosity(opt_.smoothing);
   // The power law's reference viscosity is the material's (smoothed) Newtonian one.
   if (power_) copy(ex_, power_->eta0, mu_);
@@ -265,15 +271,15 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
       return launch_tiled(
           ex_.stream(lane), r,
-          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts(wall_ghosts_)));
+          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts_));
     }
 #endif
   if constexpr (Dim == 3)
     if (march_) return run_march(ps, next, r);
   // The block size changes no bit (same functor arithmetic), only the GPU's occupancy.
-  if (threads_ == 128) return for_each(ex_, r, lane, Iteration<Dim, 128>{ps, next});
-  if (threads_ == 512) return for_each(ex_, r, lane, Iteration<Dim, 512>{ps, next});
-  for_each(ex_, r, lane, Iteration<Dim>{ps, next});
+  dispatch_or<256, 128, 512>(threads_, [&](auto threads) {
+    for_each(ex_, r, lane, Iteration<Dim, decltype(threads)::value>{ps, next});
+  });
 }
 
 template <int Dim>
@@ -289,12 +295,13 @@ void Stokes::iterate_dim(int count) {
     // The tiled kernel stores the x walls' ghosts itself (XWallGhosts). With stiff bodies on a
     // GPU the fill runs on the boundary lane beside the corrections' sums (which read only the
     // stresses); their shift waits for it.
-    const Lane walls_lane = !rigid_.empty() && ex_.on_device() ? Lane::boundary : Lane::inner;
+    const bool bodies = !bodies_->rigid.empty();
+    const Lane walls_lane = bodies && ex_.on_device() ? Lane::boundary : Lane::inner;
     ex_.order(Lane::inner, walls_lane);
     apply_velocity_walls(V_new_, Dim == 3 && tiled_here() ? Walls::kNotX : Walls::kAllSides,
                          kEverywhere, walls_lane);
     fields_.swap_next();
-    if (!rigid_.empty()) accelerate_rigid_bodies(Dim, walls_lane);
+    if (bodies) accelerate_rigid_bodies(Dim, walls_lane);
     // The nonlinear viscosity follows the velocities inside the PT iterations.
     if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
   }
@@ -476,7 +483,8 @@ std::vector<io::SeriesColumn> Stokes::diagnostic_columns() const {
   return {{"v_rms", "m s-1", "root mean square velocity"},
           {"v_max", "m s-1", "largest speed"},
           {"P_max", "Pa", "largest pressure"},
-          {"P_min", "Pa", "smallest pressure"}};
+          {"P_min", "Pa", "smallest pressure"},
+          {"damping_Re", "1", "numerical Reynolds number of the PT damping (tuned: Re null)"}};
 }
 
 std::vector<Diagnostic> Stokes::diagnostics() {
@@ -496,6 +504,9 @@ std::vector<Diagnostic> Stokes::diagnostics() {
       {"v_max", std::ldexp(std::sqrt(max2), e)},
       {"P_max", comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), 1}))},
       {"P_min", -comm.max(reduce(ex_, in, MaxOp{}, CellValue{P_.view(), -1}))}};
+  // What the solver chose in the latest step: the damping it ended with (the driver's columns
+  // give its iterations), then its final residuals.
+  d.push_back({"damping_Re", damping_ ? damping_->Re() : opt_.pt.Re});
   if (last_residuals_.empty()) residuals();
   for (const pt::Residual& r : last_residuals_) d.push_back({"residual_" + r.equation, r.norm});
   return d;

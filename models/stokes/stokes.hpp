@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "models/materials/options.hpp"
@@ -9,9 +10,12 @@
 #include "models/staggered_stokes/walls.hpp"
 #include "models/staggered_stokes/damping.hpp"
 #include "models/stokes/power_law.hpp"
-#include "models/stokes/rigid_body.hpp"
 
 namespace staghorn::stokes {
+
+// The stiff bodies (models/stokes/stiff_bodies/): known here by name only.
+struct StiffBodies;
+class RigidBodies;
 
 // Incompressible Stokes flow with variable viscosity and buoyancy, solved by accelerated
 // pseudo-transient iterations. Equations and numerics: docs/models/stokes.md.
@@ -50,6 +54,7 @@ class Stokes final : public PtModel {
   };
 
   explicit Stokes(const ModelContext& ctx);
+  ~Stokes() override;
 
   static void add_options(io::Schema& schema);
   static ModelInfo info();
@@ -80,9 +85,9 @@ class Stokes final : public PtModel {
   // The power law's cell fields (eta0, n, eps_ref), null when every material is Newtonian.
   PowerLawFields* power_law() { return power_ ? &*power_ : nullptr; }
   // The stiff bodies' rigid-mode corrections and their cell labels (none: no body).
-  const RigidBodies& rigid_bodies() const { return rigid_; }
+  const RigidBodies& rigid_bodies() const;
   const Walls& walls() const { return walls_; }
-  const Field* body_labels() const { return body_label_ ? &*body_label_ : nullptr; }
+  const Field* body_labels() const;
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
@@ -145,7 +150,7 @@ class Stokes final : public PtModel {
   Field mu_, mu_max_, rho_;
   Options opt_;
   Walls walls_;             // kinds from stokes.boundary, normal velocities from the initial state
-  WallGhosts wall_ghosts_;  // walls_' ghosts on this block, for the passes that store them
+  XWallGhosts x_wall_ghosts_;  // walls_' x ghosts on this block, stored by the tiled kernel
   std::vector<pt::Residual> last_residuals_;  // the latest residuals() (diagnostics)
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
@@ -157,8 +162,7 @@ class Stokes final : public PtModel {
   // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
   // retries; carried state).
-  std::optional<Field> body_label_;
-  RigidBodies rigid_;
+  std::unique_ptr<StiffBodies> bodies_;
   bool iterating_ = false;  // P and tau in the iterations' form (begin_solve to end_step)
   real rigid_mobility_ = 0;
   std::optional<PowerLawFields> power_;    // some material has a power law (stokes.power_law)

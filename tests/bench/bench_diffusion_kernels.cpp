@@ -8,9 +8,9 @@
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/diffusion/diffusion.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 using namespace staghorn;
 using bench::seconds_per;
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
       {"model", "diffusion"},
       {"grid", {{"n", {n, n, n}}}},
       {"diffusion", {{"exponent", exponent}, {"initial", {{"type", "box"}, {"background", 0.1}}}}}};
-  const io::json config = app::schema_for(app::find_model("diffusion")).resolve(user);
-  const app::RunSettings rs = app::RunSettings::from(config);
+  const io::json config = schema_for(find_model("diffusion")).resolve(user);
+  const RunSettings rs = RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm());
   const double cells = double(n) * n * n;
   const double bw = bench::reference_bandwidth(ex);
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   {
     // The pieces of one solver step (the automatic kernel: pairs on the GPU, rows on the CPU):
     // where does a step's time go besides iterating?
-    diffusion::Diffusion model({config, dec, ex});
+    diffusion::Diffusion model({config, rs, dec, ex});
     model.refresh();
     const double t_begin = seconds_per(ex, 5, [&] { model.begin_solve(rs.dt); });
     const double t_res = seconds_per(ex, 5, [&] { model.residuals(); });
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
         Variant{"marching chunk 128", "marching", 128}}) {
     io::json c = config;
     c["diffusion"]["kernel"] = v.kernel;
-    diffusion::Diffusion model({c, dec, ex});
+    diffusion::Diffusion model({c, rs, dec, ex});
     model.refresh();
     if (v.chunk) model.set_march_chunk(v.chunk);
     model.begin_solve(rs.dt);

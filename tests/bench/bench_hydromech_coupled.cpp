@@ -15,9 +15,9 @@
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/hydromech/coupled.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 using namespace staghorn;
 using bench::seconds_per;
@@ -88,10 +88,10 @@ int main(int argc, char** argv) {
   bool streamed = false;
   for (const Variant& v : variants) {
     const io::json config =
-        app::schema_for(app::find_model("hydromech")).resolve(blob(n, v.kernel, v.shear_modulus));
-    const app::RunSettings rs = app::RunSettings::from(config);
+        schema_for(find_model("hydromech")).resolve(blob(n, v.kernel, v.shear_modulus));
+    const RunSettings rs = RunSettings::from(config);
     const Decomposition dec(rs.grid, Comm());
-    hydromech::CoupledHydroMech model({config, dec, ex});
+    hydromech::CoupledHydroMech model({config, rs, dec, ex});
     model.set_tiled_shape(v.shape);
     model.refresh();
     model.begin_solve(rs.dt);

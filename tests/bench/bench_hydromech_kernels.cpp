@@ -20,9 +20,9 @@
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/hydromech/hydromech.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 using namespace staghorn;
 using bench::seconds_per;
@@ -154,10 +154,10 @@ int main(int argc, char** argv) {
         Variant{"pairs, sharp switch", "pairs", 0.0}, Variant{"rows, sharp switch", "rows", 0.0},
         Variant{"auto, sharp switch", "auto", 0.0}}) {
     const io::json config =
-        app::schema_for(app::find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
-    const app::RunSettings rs = app::RunSettings::from(config);
+        schema_for(find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
+    const RunSettings rs = RunSettings::from(config);
     const Decomposition dec(rs.grid, Comm());
-    hydromech::HydroMech model({config, dec, ex});
+    hydromech::HydroMech model({config, rs, dec, ex});
     model.refresh();
     model.begin_solve(rs.dt);
     model.iterate(iters);  // warm-up, and Pe away from its initial zero (both switch branches)

@@ -18,9 +18,9 @@
 #include "bench_support.hpp"
 #include "core/bandwidth.hpp"
 #include "core/timer.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/mhd/mhd.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 using namespace staghorn;
 
@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
         {"isothermal", isothermal},
         {"K", 1e-3},
         {"initial", {{"type", "noise"}, {"amplitude", 1e-2}, {"field_amplitude", 1e-2}}}}}};
-  const io::json config = app::schema_for(app::find_model("mhd")).resolve(user);
-  const app::RunSettings rs = app::RunSettings::from(config);
+  const io::json config = schema_for(find_model("mhd")).resolve(user);
+  const RunSettings rs = RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm(), {0, 0, 0}, order / 2);
-  mhd::Mhd model({config, dec, ex});
+  mhd::Mhd model({config, rs, dec, ex});
   model.refresh();
   const double dt = 1e-4;
   model.advance(dt);  // warm-up: module load, caches

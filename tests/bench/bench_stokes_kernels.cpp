@@ -14,8 +14,10 @@
 #include "core/bandwidth.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
+#include "models/stokes/stiff_bodies/rigid_body.hpp"
+#include "models/stokes/stiff_bodies/wall_ghosts.hpp"
 #include "models/stokes/stokes.hpp"
 
 using namespace staghorn;
@@ -58,10 +60,11 @@ void many_stiff_bodies(int n, const Decomposition& dec, const Exec& ex, int iter
         {"smoothing_mean", "geometric"},
         {"pt_viscosity_floor", "median"},
         {"materials", {{"subsamples", 2}, {"phases", io::json::array({inclusions})}}}}}};
-  io::json config = app::schema_for(app::find_model("stokes")).resolve(user);
+  io::json config = schema_for(find_model("stokes")).resolve(user);
+  const RunSettings rs = RunSettings::from(config);
   for (const char* mode : {"auto", "off"}) {
     config["stokes"]["rigid_bodies"]["mode"] = mode;
-    stokes::Stokes model({config, dec, ex});
+    stokes::Stokes model({config, rs, dec, ex});
     model.refresh();
     model.begin_solve(1);
     const double bytes = model.bytes_per_cell_iteration();
@@ -108,8 +111,8 @@ int main(int argc, char** argv) {
       {"stokes",
        {{"gravity", {0.0, dims == 3 ? 0.0 : -1.0, dims == 3 ? -1.0 : 0.0}},
         {"inclusion", {{"radius", 0.1}, {"viscosity", 10.0}, {"density", 1.0}}}}}};
-  const io::json config = app::schema_for(app::find_model("stokes")).resolve(user);
-  const app::RunSettings rs = app::RunSettings::from(config);
+  const io::json config = schema_for(find_model("stokes")).resolve(user);
+  const RunSettings rs = RunSettings::from(config);
   const Decomposition dec(rs.grid, Comm());
   const double cells = double(rs.grid.cells());
   const double bw = bench::reference_bandwidth(ex);
@@ -148,7 +151,7 @@ int main(int argc, char** argv) {
     io::json c = config;
     c["stokes"]["kernel"] = v.kernel;
     if (!v.rigid) c["stokes"]["inclusion"]["rigid_acceleration"] = 0.0;
-    stokes::Stokes model({c, dec, ex});
+    stokes::Stokes model({c, rs, dec, ex});
     model.set_threads(v.threads);
     model.refresh();
     model.begin_solve(rs.dt);

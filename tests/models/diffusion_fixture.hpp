@@ -3,25 +3,25 @@
 #include <memory>
 
 #include "core/decomposition.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/diffusion/diffusion.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::test {
 
 struct DiffusionRun {
   io::json config;
-  app::RunSettings settings;
+  RunSettings settings;
   Exec exec;
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<diffusion::Diffusion> model;
 
   explicit DiffusionRun(io::json user, Exec ex = Exec::cpu()) : exec(std::move(ex)) {
     user["model"] = "diffusion";
-    config = app::schema_for(app::find_model("diffusion")).resolve(user);
-    settings = app::RunSettings::from(config);
+    config = schema_for(find_model("diffusion")).resolve(user);
+    settings = RunSettings::from(config);
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
-    model = std::make_unique<diffusion::Diffusion>(ModelContext{config, *dec, exec});
+    model = std::make_unique<diffusion::Diffusion>(ModelContext{config, settings, *dec, exec});
     model->refresh();
   }
 

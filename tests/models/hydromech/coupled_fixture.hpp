@@ -7,15 +7,15 @@
 
 #include "core/decomposition.hpp"
 #include "core/error.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/hydromech/coupled.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::test {
 
 struct CoupledRun {
   io::json config;
-  app::RunSettings settings;
+  RunSettings settings;
   Exec exec = Exec::cpu();
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<Model> owner;
@@ -25,11 +25,11 @@ struct CoupledRun {
     user["model"] = "hydromech";
     user["hydromech"]["variant"] = "coupled";
     user["solver"]["tol_mode"] = "absolute";
-    const ModelInfo& info = app::find_model("hydromech");
-    config = app::schema_for(info).resolve(user);
-    settings = app::RunSettings::from(config);
+    const ModelInfo& info = find_model("hydromech");
+    config = schema_for(info).resolve(user);
+    settings = RunSettings::from(config);
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
-    owner = info.create(ModelContext{config, *dec, exec});
+    owner = info.create(ModelContext{config, settings, *dec, exec});
     model = dynamic_cast<hydromech::CoupledHydroMech*>(owner.get());
     if (!model) throw Error("hydromech.variant = coupled built another model");
     model->refresh();

@@ -13,9 +13,9 @@
 
 #include "core/decomposition.hpp"
 #include "coupled_fixture.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/hydromech/solitary_wave.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 #include "test_support.hpp"
 
 namespace staghorn::test {
@@ -246,13 +246,13 @@ TEST(CoupledConfig, NamesTheKeysItCannotUse) {
   relative["solver"]["tol_mode"] = "relative";
   relative["model"] = "hydromech";
   relative["hydromech"]["variant"] = "coupled";
-  const ModelInfo& info = app::find_model("hydromech");
+  const ModelInfo& info = find_model("hydromech");
   EXPECT_NE(error_of([&] {
-              const io::json cfg = app::schema_for(info).resolve(relative);
-              const app::RunSettings s = app::RunSettings::from(cfg);
+              const io::json cfg = schema_for(info).resolve(relative);
+              const RunSettings s = RunSettings::from(cfg);
               Decomposition dec(s.grid, Comm(), s.dims);
               Exec ex = Exec::cpu();
-              info.create(ModelContext{cfg, dec, ex});
+              info.create(ModelContext{cfg, s, dec, ex});
             }).find("solver.tol_mode"),
             std::string::npos);
   c["hydromech"]["coupled"]["reference_porosity"] =

@@ -3,26 +3,26 @@
 #include <memory>
 
 #include "core/decomposition.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/hydromech/hydromech.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 #include "test_support.hpp"
 
 namespace staghorn::test {
 
 struct HydroMechRun {
   io::json config;
-  app::RunSettings settings;
+  RunSettings settings;
   Exec exec = Exec::cpu();
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<hydromech::HydroMech> model;
 
   explicit HydroMechRun(io::json user) {
     user["model"] = "hydromech";
-    config = app::schema_for(app::find_model("hydromech")).resolve(user);
-    settings = app::RunSettings::from(config);
+    config = schema_for(find_model("hydromech")).resolve(user);
+    settings = RunSettings::from(config);
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
-    model = std::make_unique<hydromech::HydroMech>(ModelContext{config, *dec, exec});
+    model = std::make_unique<hydromech::HydroMech>(ModelContext{config, settings, *dec, exec});
     model->refresh();
   }
 

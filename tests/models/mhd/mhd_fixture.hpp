@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "core/decomposition.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
 #include "models/mhd/mhd.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 
 namespace staghorn::test {
 
@@ -15,18 +15,18 @@ using namespace std::complex_literals;
 
 struct MhdRun {
   io::json config;
-  app::RunSettings settings;
+  RunSettings settings;
   Exec exec;
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<mhd::Mhd> model;
 
   explicit MhdRun(io::json user, Exec ex = Exec::cpu()) : exec(std::move(ex)) {
     user["model"] = "mhd";
-    config = app::schema_for(app::find_model("mhd")).resolve(user);
-    settings = app::RunSettings::from(config);
+    config = schema_for(find_model("mhd")).resolve(user);
+    settings = RunSettings::from(config);
     const int halo = io::at_path(config, "mhd.order").get<int>() / 2;
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims, halo);
-    model = std::make_unique<mhd::Mhd>(ModelContext{config, *dec, exec});
+    model = std::make_unique<mhd::Mhd>(ModelContext{config, settings, *dec, exec});
     model->refresh();
   }
 

@@ -1,4 +1,4 @@
-// The stiff bodies' rigid-mode correction (models/stokes/body_labels.hpp, rigid_body.hpp): every
+// The stiff bodies' rigid-mode correction (models/stokes/stiff_bodies/body_labels.hpp, rigid_body.hpp): every
 // separate stiff inclusion is a body, its projection returns a rigid motion exactly, the
 // correction moves the body's faces only, it leaves the converged solution unchanged, and with it
 // one 10^4-times and 14 10^6-times stiffer inclusions converge in PT iterations that grow at most
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <random>
 
+#include "models/stokes/stiff_bodies/rigid_body.hpp"
 #include "stokes_fixture.hpp"
 #include "test_support.hpp"
 

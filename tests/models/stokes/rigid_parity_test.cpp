@@ -1,5 +1,5 @@
-// The stiff bodies' sums in one pass for all bodies (models/stokes/rigid_body.hpp, through
-// core/reduce_segments.hpp) against the former path, one body at a time over its box (a max pass
+// The stiff bodies' sums in one pass for all bodies (models/stokes/stiff_bodies/rigid_body.hpp, through
+// models/stokes/stiff_bodies/reduce_segments.hpp) against the former path, one body at a time over its box (a max pass
 // for the body's quantum, then its sums), on the model's own labels: the modes' Gram and
 // pseudo-inertia matrices and a random velocity change's mode sums, weighted and not, are the same
 // bits for every body, with many bodies in 2-D and several in 3-D. The correction that stays on
@@ -15,7 +15,9 @@
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
 #include "models/staggered_stokes/fields.hpp"
-#include "models/stokes/rigid_terms.hpp"
+#include "models/stokes/stiff_bodies/rigid_body.hpp"
+#include "models/stokes/stiff_bodies/rigid_terms.hpp"
+#include "models/stokes/stiff_bodies/wall_ghosts.hpp"
 #include "stokes_fixture.hpp"
 
 namespace staghorn::test {

@@ -5,25 +5,25 @@
 #include <vector>
 
 #include "core/decomposition.hpp"
-#include "models/app/registry.hpp"
-#include "models/app/settings.hpp"
+#include "models/registry.hpp"
+#include "models/run_settings.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::test {
 
 struct StokesRun {
   io::json config;
-  app::RunSettings settings;
+  RunSettings settings;
   Exec exec;
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<stokes::Stokes> model;
 
   explicit StokesRun(io::json user, Exec ex = Exec::cpu()) : exec(std::move(ex)) {
     user["model"] = "stokes";
-    config = app::schema_for(app::find_model("stokes")).resolve(user);
-    settings = app::RunSettings::from(config);
+    config = schema_for(find_model("stokes")).resolve(user);
+    settings = RunSettings::from(config);
     dec = std::make_unique<Decomposition>(settings.grid, Comm(), settings.dims);
-    model = std::make_unique<stokes::Stokes>(ModelContext{config, *dec, exec});
+    model = std::make_unique<stokes::Stokes>(ModelContext{config, settings, *dec, exec});
     model->refresh();
   }
 

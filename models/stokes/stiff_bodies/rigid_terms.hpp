@@ -13,7 +13,7 @@
 #include "core/reduce_each.hpp"
 #include "core/stencil.hpp"
 #include "core/unroll.hpp"
-#include "models/stokes/body_labels.hpp"
+#include "models/stokes/stiff_bodies/body_labels.hpp"
 
 namespace staghorn::stokes {
 

@@ -1,4 +1,4 @@
-#include "models/stokes/body_labels.hpp"
+#include "models/stokes/stiff_bodies/body_labels.hpp"
 
 #include <cmath>
 #include <limits>

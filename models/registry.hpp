@@ -1,10 +1,12 @@
 #pragma once
+// The models this build knows and the schema of each one's config (the run keys plus the
+// model's): what the driver (models/app), the models' tests and the benchmarks look models up in.
 #include <string>
 #include <vector>
 
 #include "models/model.hpp"
 
-namespace staghorn::app {
+namespace staghorn {
 
 // Every model this build knows, in the order `staghorn describe` lists them.
 const std::vector<ModelInfo>& models();
@@ -16,4 +18,4 @@ io::Schema schema_for(const ModelInfo& model);
 // when it is left out), for editors to complete and validate configs.
 io::json config_json_schema();
 
-}  // namespace staghorn::app
+}  // namespace staghorn

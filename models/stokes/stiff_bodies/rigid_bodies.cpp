@@ -7,6 +7,7 @@
 #include "core/field_ops.hpp"
 #include "core/quantile.hpp"
 #include "models/staggered_stokes/fields.hpp"
+#include "models/stokes/stiff_bodies/stiff_bodies.hpp"
 #include "models/stokes/stokes.hpp"
 
 namespace staghorn::stokes {
@@ -33,8 +34,14 @@ unsigned dimension_modes(int dims) { return dims == 3 ? 63u : (1u | 2u | 32u); }
 
 }  // namespace
 
+const RigidBodies& Stokes::rigid_bodies() const { return bodies_->rigid; }
+
+const Field* Stokes::body_labels() const {
+  return bodies_->labels ? &*bodies_->labels : nullptr;
+}
+
 void Stokes::set_rigid_bodies(real stiffest) {
-  rigid_ = RigidBodies();
+  bodies_->rigid = RigidBodies();
   if (!opt_.rigid_bodies.on || rigid_mobility_ <= 0) return;
   // The matrix: the lowest decile of the cell viscosities (the median, where smoothed stiff
   // inclusions cover half the domain, is one of them). Seeds: cells stiffer than the geometric
@@ -49,9 +56,10 @@ void Stokes::set_rigid_bodies(real stiffest) {
   // seed threshold and the stiffest cell (a smoothed inclusion's tail above the seed reaches a
   // wall several cells before the inclusion itself does).
   const real solid = std::sqrt(seed * stiffest);
-  if (!body_label_) body_label_.emplace("body", Location::cell, layout_, ex_.backend());
+  std::optional<Field>& labels = bodies_->labels;
+  if (!labels) labels.emplace("body", Location::cell, layout_, ex_.backend());
   const std::vector<StiffBody> bodies =
-      label_stiff_bodies(dec_, ex_, mu_, mu_max_, seed, threshold, solid, *body_label_,
+      label_stiff_bodies(dec_, ex_, mu_, mu_max_, seed, threshold, solid, *labels,
                          [&](Field& f) { halo_.exchange({&f}); });
   // Each body's rigid modes move with the pseudo-inertia of its rim, along the modes its walls
   // allow.
@@ -61,8 +69,8 @@ void Stokes::set_rigid_bodies(real stiffest) {
     if (modes != 0) corrected.push_back({b, modes});
   }
   if (!corrected.empty())
-    rigid_ = RigidBodies(dec_, ex_, *body_label_, corrected, mu_max_, rigid_mobility_,
-                         Buoyancy{&rho_, {params().g[0], params().g[1], params().g[2]}});
+    bodies_->rigid = RigidBodies(dec_, ex_, *labels, corrected, mu_max_, rigid_mobility_,
+                                 Buoyancy{&rho_, {params().g[0], params().g[1], params().g[2]}});
 }
 
 void Stokes::accelerate_rigid_bodies(int dims, Lane walls_lane) {
@@ -73,13 +81,14 @@ void Stokes::accelerate_rigid_bodies(int dims, Lane walls_lane) {
   for (int n : stress_components(dims)) st.T[n] = T_[n].view();
   // Faces that moved away from the block's edges leave its halos and walls as they were; on one
   // rank the shift sets the walls' ghosts of the faces it moves itself.
-  if (rigid_.correct(V_, st, wall_ghosts_, walls_lane)) return;
+  if (bodies_->rigid.correct(V_, st, bodies_->walls, walls_lane)) return;
   std::vector<Field*> v;
   for (int a = 0; a < dims; ++a) v.push_back(&V_[a]);
   halo_.exchange(v);
   // Side by side (in the order of the fill's axes), each only where its records reach.
+  const RigidBodies& rigid = bodies_->rigid;
   for (int side = 0; side < 6; ++side)
-    if (rigid_.edge_sides() >> side & 1u) apply_velocity_walls(V_, 1u << side, rigid_.reach(side));
+    if (rigid.edge_sides() >> side & 1u) apply_velocity_walls(V_, 1u << side, rigid.reach(side));
 }
 
 }  // namespace staghorn::stokes

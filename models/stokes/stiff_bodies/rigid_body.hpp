@@ -18,7 +18,7 @@
 // every face (docs/models/stokes.md, "The force from the surface").
 // The sums are exact (every term rounded to a power-of-two quantum per body that no partial sum
 // outgrows), so any rank count, reduction order and backend gives the same bits. All bodies share
-// each pass (core/reduce_segments.hpp): per iteration one pass for the sums and one for the shift,
+// each pass (reduce_segments.hpp): per iteration one pass for the sums and one for the shift,
 // however many bodies there are. The quanta of a pass come from the scale the pass before left
 // (the sum of its terms' magnitudes), and the pass counts its own terms' magnitudes in those
 // quanta: where that count shows a partial sum that might not have been exact (the terms grew
@@ -34,13 +34,13 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "core/cell_list.hpp"
+#include "models/stokes/stiff_bodies/cell_list.hpp"
 #include "core/decomposition.hpp"
 #include "core/field.hpp"
 #include "core/memory.hpp"
-#include "models/staggered_stokes/walls.hpp"
-#include "models/stokes/body_labels.hpp"
-#include "models/stokes/rigid_terms.hpp"
+#include "models/stokes/stiff_bodies/body_labels.hpp"
+#include "models/stokes/stiff_bodies/rigid_terms.hpp"
+#include "models/stokes/stiff_bodies/wall_ghosts.hpp"
 
 namespace staghorn::stokes {
 

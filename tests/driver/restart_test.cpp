@@ -9,7 +9,7 @@
 #include "io/time_series.hpp"
 #include "models/app/run.hpp"
 #include "precision.hpp"
-#include "test_dirs.hpp"
+#include "models/test_dirs.hpp"
 #include "test_support.hpp"
 
 namespace staghorn::test {

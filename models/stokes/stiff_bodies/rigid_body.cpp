@@ -1,4 +1,4 @@
-#include "models/stokes/rigid_body.hpp"
+#include "models/stokes/stiff_bodies/rigid_body.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
-#include "core/reduce_segments.hpp"
+#include "models/stokes/stiff_bodies/reduce_segments.hpp"
 #include "core/unroll.hpp"
 
 namespace staghorn::stokes {
@@ -540,7 +540,7 @@ CellList RigidBodies::list_cells(const Region& boxes) {
         }
       }
   // Each body's records together, in cell order: a lane's records in a pass then mostly share a
-  // body (core/reduce_segments.hpp, LaneRuns), and neighbouring lanes read neighbouring cells.
+  // body (reduce_segments.hpp, LaneRuns), and neighbouring lanes read neighbouring cells.
   std::stable_sort(
       records.begin(), records.end(),
       [](const BodyCellFaces& a, const BodyCellFaces& b) { return a.body() < b.body(); });

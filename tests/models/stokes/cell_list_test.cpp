@@ -1,8 +1,8 @@
-// for_each_item_both (core/cell_list.hpp): two lists with their own functors, in one launch on the
+// for_each_item_both (models/stokes/stiff_bodies/cell_list.hpp): two lists with their own functors, in one launch on the
 // GPU, visit every item of each list exactly once and nothing else, on every backend here (the
 // GPU when one is visible): lists of very different lengths (a few blocks beside many), and one
 // of them empty.
-#include "core/cell_list.hpp"
+#include "models/stokes/stiff_bodies/cell_list.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,11 @@
-#include "models/app/settings.hpp"
+#include "models/run_settings.hpp"
 
 #include <cmath>
 
 #include "core/network.hpp"
-#include "models/app/fault.hpp"
-#include "models/app/output_dir.hpp"
-#include "models/app/performance.hpp"
+#include "models/output_prefix.hpp"
 
-namespace staghorn::app {
+namespace staghorn {
 namespace {
 
 // Every coordinate of the grid (origin to origin + length, in steps of length / n) must be a
@@ -23,6 +21,47 @@ void check_coordinates(const Grid& g) {
       throw io::ConfigError("grid.length" + axis + ": " + io::json(g.length[a]).dump() + " over " +
                             std::to_string(g.n[a]) + " cells is a spacing of 0");
   }
+}
+
+
+// Test only: debug.fault (the driver's FaultSpec, models/app/fault.hpp).
+void add_fault_options(io::Schema& s) {
+  using io::Type;
+  s.add("debug.fault.kind", Type::string, "none",
+        "Test only: make one rank fail on purpose before step debug.fault.step: nan (a NaN in "
+        "its first state field), exit (the rank process is killed, as a lost peer), stall "
+        "(the rank stops answering but lives on, as a hung device would leave it) or "
+        "stall_write (the same before the step's snapshot is written, while its peers write)")
+      .one_of({"none", "nan", "exit", "stall", "stall_write"});
+  s.add("debug.fault.rank", Type::integer, 0, "Test only: the rank that fails").at_least(0);
+  s.add("debug.fault.step", Type::integer, 1, "Test only: the step before which it fails")
+      .at_least(1);
+}
+
+void add_performance_options(io::Schema& s) {
+  using io::Type;
+  s.add("performance.cell_rate", Type::number, 0.0,
+        "pi of the performance model: cell updates per second of one device (0: from "
+        "performance.reference_metrics)")
+      .at_least(0);
+  s.add("performance.reference_metrics", Type::string, "",
+        "A previous run's metrics.jsonl: its last line of this model gives pi (cell updates/s "
+        "per rank); empty and no cell_rate: no prediction");
+  s.add("performance.link_bandwidth", Type::number, 0.0,
+        "beta of the performance model in GB/s per direction (0: measured by a short probe at "
+        "the start, halo-sized messages between rank pairs or the GPU peer copy)")
+      .at_least(0);
+  s.add("performance.sequential_time", Type::number, 0.0,
+        "t_seq of the performance model: seconds per iteration no rank count shortens")
+      .at_least(0);
+  s.add("performance.measure_steps", Type::integer, 0,
+        "Without a given pi, measure it at the start: each rank steps a one-rank copy of the model "
+        "on its own block for one warm-up and this many timed steps (0: do not; pi unknown)")
+      .at_least(0);
+  s.add("performance.fields_exchanged", Type::integer, 0,
+        "Fields whose halos travel per iteration (0: the model's state fields, an upper bound for "
+        "models that exchange only some of them)")
+      .at_least(0);
 }
 
 }  // namespace
@@ -125,7 +164,7 @@ void add_run_options(io::Schema& s, const io::UnitSystem& units) {
         "CPUs, threads and ranks per node while younger than this (kept in $STAGHORN_CACHE_DIR, "
         "$XDG_CACHE_HOME/staghorn or ~/.cache/staghorn); 0 measures it every run")
       .at_least(0);
-  FaultSpec::add_options(s);
+  add_fault_options(s);
   add_performance_options(s);
 }
 
@@ -140,7 +179,9 @@ RunSettings RunSettings::from(const io::json& c) {
     r.grid.origin[a] = at_path(c, "grid.origin")[a].get<double>();
     r.grid.periodic[a] = at_path(c, "grid.periodic")[a].get<bool>();
     r.dims[a] = at_path(c, "decomposition.dims")[a].get<int>();
+    r.boundary_width[a] = at_path(c, "exchange.boundary_width")[a].get<int>();
   }
+  r.hide_communication = at_path(c, "exchange.hide_communication").get<bool>();
   r.grid.units = at_path(c, "grid.units").get<std::string>();
   check_coordinates(r.grid);
   r.dt = at_path(c, "time.dt").get<double>();
@@ -161,7 +202,17 @@ RunSettings RunSettings::from(const io::json& c) {
   r.nccl_library = at_path(c, "exchange.nccl_library").get<std::string>();
   r.timeout_s = at_path(c, "exchange.timeout_s").get<double>();
   r.walltime_s = at_path(c, "run.walltime").get<double>();
+  PerformanceSettings& p = r.performance;
+  p.cell_rate = at_path(c, "performance.cell_rate").get<double>();
+  p.reference_metrics = at_path(c, "performance.reference_metrics").get<std::string>();
+  p.link_bandwidth_GBs = at_path(c, "performance.link_bandwidth").get<double>();
+  p.sequential_time_s = at_path(c, "performance.sequential_time").get<double>();
+  p.measure_steps = at_path(c, "performance.measure_steps").get<int>();
+  p.fields_exchanged = at_path(c, "performance.fields_exchanged").get<int>();
+  r.fault.kind = at_path(c, "debug.fault.kind").get<std::string>();
+  r.fault.rank = at_path(c, "debug.fault.rank").get<int>();
+  r.fault.step = at_path(c, "debug.fault.step").get<long long>();
   return r;
 }
 
-}  // namespace staghorn::app
+}  // namespace staghorn

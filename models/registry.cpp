@@ -1,12 +1,12 @@
-#include "models/app/registry.hpp"
+#include "models/registry.hpp"
 
-#include "models/app/settings.hpp"
 #include "models/diffusion/diffusion.hpp"
 #include "models/hydromech/hydromech.hpp"
 #include "models/mhd/mhd.hpp"
+#include "models/run_settings.hpp"
 #include "models/stokes/stokes.hpp"
 
-namespace staghorn::app {
+namespace staghorn {
 
 const std::vector<ModelInfo>& models() {
   static const std::vector<ModelInfo> all{diffusion::Diffusion::info(),
@@ -61,4 +61,4 @@ io::json config_json_schema() {
           {"allOf", branches}};
 }
 
-}  // namespace staghorn::app
+}  // namespace staghorn

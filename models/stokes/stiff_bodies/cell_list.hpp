@@ -6,7 +6,7 @@
 // in one coalesced load instead of gathered from its neighbours). for_each_cell(ex, list, f) calls
 // f(i, j, k) for every listed cell, for_each_item(ex, list, f) f(item) for every item (a
 // reference: the pass may update it), for_each_item_both two lists in one launch;
-// reduce_segments (core/reduce_segments.hpp) has overloads for cells and items.
+// reduce_segments (reduce_segments.hpp beside it) has overloads for cells and items.
 
 #include <omp.h>
 

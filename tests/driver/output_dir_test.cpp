@@ -13,7 +13,8 @@
 #include <regex>
 
 #include "core/error.hpp"
-#include "test_dirs.hpp"
+#include "models/output_prefix.hpp"
+#include "models/test_dirs.hpp"
 #include "test_support.hpp"
 
 namespace staghorn::app {

@@ -3,7 +3,7 @@
 // with cells that add to several segments and to one segment twice; a segment no cell touches,
 // and an empty region, give the identity. reduce_segments_into combines the same results onto
 // what a buffer on the backend holds.
-#include "core/reduce_segments.hpp"
+#include "models/stokes/stiff_bodies/reduce_segments.hpp"
 
 #include <gtest/gtest.h>
 

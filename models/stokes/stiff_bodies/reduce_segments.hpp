@@ -4,8 +4,8 @@
 // f(i, j, k, out) calls out.add(s, terms) with a Terms<K> for every segment s (0 <= s < segments)
 // the cell contributes to; a cell may add to several segments, and to one segment several times.
 // One launch and one wait for all segments, where a reduce_each per segment would launch and wait
-// once per segment. Over a region, or over a CellList (core/cell_list.hpp): only the listed cells;
-// or over an ItemList<T> of the caller's records, f(item, out) for every item.
+// once per segment. Over a region, or over a CellList (cell_list.hpp beside it): only the listed
+// cells; or over an ItemList<T> of the caller's records, f(item, out) for every item.
 // reduce_segments_into leaves the results on the backend, in a buffer of the caller's, and does
 // not wait: for passes that feed further passes, with no trip through the host between them. It
 // may also run a small step once after the whole pass, on the backend (ThenOnce: a fit per
@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/cell_list.hpp"
+#include "models/stokes/stiff_bodies/cell_list.hpp"
 #include "core/for_each.hpp"
 #include "core/reduce_each.hpp"
 

@@ -1,4 +1,4 @@
-#include "models/stokes/rigid_terms.hpp"
+#include "models/stokes/stiff_bodies/rigid_terms.hpp"
 
 #include <algorithm>
 
