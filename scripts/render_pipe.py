@@ -93,7 +93,8 @@ def main():
     bar.Title = "porosity"
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
     bar.WindowLocation = "Any Location"
-    bar.Position = [0.87, 0.15]
+    bar.Position = [0.80, 0.15]
+    bar.ScalarBarThickness = 8
     bar.ScalarBarLength = 0.6
     bar.TitleFontSize = bar.LabelFontSize = 10
     bar.RangeLabelFormat = "%-#6.3g"

@@ -10,7 +10,7 @@
 //     follows the shear viscosity's power law);
 //   - the shear viscosity mu(phi, eps_II) = mu0 exp(-alpha (phi - phi0)) (eps_II / eps_ref)^(1/n-1)
 //     within caps, relaxed in log space inside the iterations by the Stokes module's power-law
-//     operators (models/staggered_stokes/power_law.hpp), and its Maxwell combination with G dt.
+//     operators (models/staggered_stokes/power_law_ops.hpp), and its Maxwell combination with G dt.
 // The advection is second-order upwind: central slopes (one-sided at a bounded side), clipped so
 // that a cell's face values stay within [phi/2, (1 + phi)/2]; with the advective Courant number
 // below 2/3 a cell then keeps at least a third of its porosity (advect_porosity sub-cycles the
@@ -18,7 +18,7 @@
 
 #include "core/field.hpp"
 #include "core/stencil.hpp"
-#include "models/staggered_stokes/power_law.hpp"
+#include "models/staggered_stokes/power_law_ops.hpp"
 
 namespace staghorn::hydromech::two_phase {
 

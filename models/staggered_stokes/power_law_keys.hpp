@@ -2,12 +2,12 @@
 // The keys of a power-law viscosity, under a prefix (stokes.power_law, hydromech.coupled.power_law):
 // the stress exponent and reference strain rate of the matrix, the caps, the log-space relaxation
 // and the update interval. One reader for every model that uses the power-law operators of
-// power_law.hpp.
+// power_law_ops.hpp.
 
 #include <string>
 
 #include "io/schema.hpp"
-#include "models/staggered_stokes/power_law.hpp"
+#include "models/staggered_stokes/power_law_ops.hpp"
 
 namespace staghorn::stokes {
 

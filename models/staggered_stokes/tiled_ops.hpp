@@ -84,8 +84,8 @@ struct TileColumn {
   // Stores the new tau_xz and tau_yz at offset `at` of plane `plane` into the kernel's arguments
   // (a.oTxz, a.oTyz, the block's cells a.n and high walls a.wall_hi): this block's planes, and on
   // a high z wall (plane n_z) those of every column that owns an xy edge there.
-  template <class Args>
-  __device__ void store_z_edges(const Args& a, int at, int plane, real txz, real tyz) const {
+  template <class KernelArgs>
+  __device__ void store_z_edges(const KernelArgs& a, int at, int plane, real txz, real tyz) const {
     if (plane < ke) {
       if (store_xz) a.oTxz[at] = txz;
       if (store_yz) a.oTyz[at] = tyz;

@@ -34,7 +34,7 @@ void Stokes::add_options(io::Schema& s) {
       .at_least(0)
       .at_most(0);
   s.add("stokes.rigid_bodies.mode", Type::string, "auto",
-        "Rigid-mode correction of stiff bodies (docs/models/stokes.md, \"Stiff inclusions\"): "
+        "Rigid-mode correction of stiff bodies (docs/models/stiff-bodies.md): "
         "auto (each connected region stiffer than the geometric mean of the matrix's (the lowest "
         "decile of the cell viscosities) and the stiffest cell's viscosity, grown over the cells "
         "around whose pseudo-steps come from above threshold x the matrix's, is a body; after "

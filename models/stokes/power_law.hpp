@@ -1,11 +1,11 @@
 #pragma once
 // The Stokes model's power-law viscosity (docs/models/stokes.md, "Power-law viscosity"): its keys
 // and the cell fields of its flow law. The pointwise formulas are in
-// models/staggered_stokes/power_law.hpp.
+// models/staggered_stokes/power_law_ops.hpp.
 
 #include "core/field.hpp"
 #include "io/schema.hpp"
-#include "models/staggered_stokes/power_law.hpp"
+#include "models/staggered_stokes/power_law_ops.hpp"
 #include "models/staggered_stokes/power_law_keys.hpp"
 
 namespace staghorn::stokes {

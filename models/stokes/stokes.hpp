@@ -159,7 +159,7 @@ class Stokes final : public PtModel {
   real r_;             // the PT iterations' r (stokes.r, or its automatic choice by refresh())
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)
   bool take_carried(const std::string& name, double value) override;
-  // The stiff bodies (docs/models/stokes.md, "Stiff inclusions"): their labels, rigid-mode
+  // The stiff bodies (docs/models/stiff-bodies.md): their labels, rigid-mode
   // corrections (rebuilt by refresh(): mu may have changed) and the mobility factor (lowered by
   // retries; carried state).
   std::unique_ptr<StiffBodies> bodies_;

@@ -1,5 +1,5 @@
 #pragma once
-// The stiff bodies of a viscosity field (docs/models/stokes.md, "Stiff inclusions"): each connected
+// The stiff bodies of a viscosity field (docs/models/stiff-bodies.md): each connected
 // region of cells stiffer than a seed threshold, grown over the cells around it whose pseudo-step
 // viscosity (mu_max, the largest viscosity of the cell's 3^d neighbourhood) exceeds a lower
 // threshold, each such cell joining the nearest seed (a smoothed viscosity field links nearby

@@ -1,4 +1,4 @@
-// The Stokes model's stiff bodies (docs/models/stokes.md, "Stiff inclusions"): found in the
+// The Stokes model's stiff bodies (docs/models/stiff-bodies.md): found in the
 // viscosity field at every refresh(), each corrected along its rigid modes after every iteration.
 #include <cmath>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Rigid-mode correction of the stiff bodies (docs/models/stokes.md, "Stiff inclusions").
+// Rigid-mode correction of the stiff bodies (docs/models/stiff-bodies.md).
 //
 // The pseudo-steps of the PT iterations come from the largest viscosity around each point, so a
 // body mu_i / mu_m times stiffer than its matrix has a pseudo-inertia mu_i / mu_m times the

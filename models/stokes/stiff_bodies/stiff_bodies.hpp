@@ -1,5 +1,5 @@
 #pragma once
-// What the Stokes model holds of its stiff bodies (docs/models/stokes.md, "Stiff inclusions"):
+// What the Stokes model holds of its stiff bodies (docs/models/stiff-bodies.md):
 // their cell labels, their rigid-mode corrections and the walls' ghosts the corrections' shift
 // stores. The model sees it through a pointer (stokes.hpp declares it only); rigid_bodies.cpp
 // finds the bodies and runs the corrections.
