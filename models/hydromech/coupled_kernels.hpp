@@ -97,16 +97,16 @@ struct MomentumSource {
 struct Compaction {
   real rate, coefficient;
 };
-// With the effective pressure Pe and its switch factor w = weakening_factor(Pe) at hand.
-SH_HD inline Compaction compaction_with(const Constants& k, real Pe, real w, real phi_old,
-                                        real phi, real scale) {
-  return {k.mat.compaction_rate(phi_old, Pe, w, k.dt, scale),
-          k.mat.compaction_coefficient(phi, Pe, w, scale)};
+// With the effective pressure Pe and its switch (weakening_of(Pe)) at hand.
+SH_HD inline Compaction compaction_with(const Constants& k, real Pe, const Weakening& wk,
+                                        real phi_old, real phi, real scale) {
+  return {k.mat.compaction_rate(phi_old, Pe, wk.w, k.dt, scale),
+          k.mat.compaction_coefficient(phi, Pe, wk.slope, scale)};
 }
 SH_HD inline Compaction compaction_of(const Constants& k, real P, real Pf, real phi_old, real phi,
                                       real scale) {
   const real Pe = P - Pf;
-  return compaction_with(k, Pe, k.mat.weakening_factor(Pe), phi_old, phi, scale);
+  return compaction_with(k, Pe, k.mat.weakening_of(Pe), phi_old, phi, scale);
 }
 
 // Solid mass: p <- p + K~dtau / (1 + K~dtau C') (-div v - C + source). The compaction term is

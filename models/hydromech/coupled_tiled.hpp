@@ -115,11 +115,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     Compaction cmp;
   };
   auto porous = [&](real phi_old, real P, real Pf, real scale) {
-    const real Pe = P - Pf, w = K.mat.weakening_factor(Pe);
-    const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, w, K.dt, scale);
+    const real Pe = P - Pf;
+    const Weakening wk = K.mat.weakening_of(Pe);
+    const Material::PorosityAndRate pr = K.mat.porosity_and_rate(phi_old, Pe, wk.w, K.dt, scale);
     Porous p;
     p.exc = pr.phi - K.phi_ref;
-    p.cmp = {pr.rate, K.mat.compaction_coefficient(p.exc + K.phi_ref, Pe, w, scale)};
+    p.cmp = {pr.rate, K.mat.compaction_coefficient(p.exc + K.phi_ref, Pe, wk.slope, scale)};
     return p;
   };
   // The ghost beyond an open side from the first and second cells inside (LogLinearGhost).

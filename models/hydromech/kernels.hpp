@@ -84,12 +84,13 @@ struct Coefficients {
     return (phi_old - phi) * rdt;
   }
 
-  // The switch w(Pe) for the pseudo-step only (it sets how fast the iterations converge, not what
-  // they converge to): in single precision, as pt::optimal_step.
+  // The slope of the compaction rate Pe w(Pe) for the pseudo-step only (it sets how fast the
+  // iterations converge, not what they converge to): in single precision, as pt::optimal_step.
+  // Where the switch turns it exceeds w severalfold, and a step taken from w overshoots.
   SH_HD real step_weakening(real Pe) const {
     if (mat.smoothing > 0)
-      return static_cast<real>(smooth_switch(static_cast<float>(mat.weakening),
-                                             static_cast<float>(Pe * mat.rsmoothing)));
+      return static_cast<real>(
+          switch_slope(static_cast<float>(mat.weakening), static_cast<float>(Pe * mat.rsmoothing)));
     return Pe < 0 ? mat.weakening : real(1);
   }
 

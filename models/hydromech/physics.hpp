@@ -8,31 +8,52 @@
 // the same bits).
 
 #include <cmath>
-#include <type_traits>
 
+#include "core/exact_float.hpp"
 #include "core/fast_math.hpp"
 #include "core/platform.hpp"
 #include "core/vector_math.hpp"
 
 namespace staghorn::hydromech {
 
-// The compaction/decompaction switch 1 + (R - 1) (1 - tanh y) / 2, y = Pe / smoothing, written as
-// the logistic 1 + (R - 1) / (1 + e^2y): one exp and one division (tanh costs an exp, a division
-// and a polynomial), and no cancellation in 1 - tanh y where tanh nears 1. T: double for the
-// physics, float for the pseudo-step. exp_normal: e^2y enters only as 1 + e^2y, which is 1 for
-// e^2y below e^-708 (float: e^-86) whether or not it is subnormal, so the same switch.
-// In `real`, y is capped at kFlatSwitch, where the switch is 1 to the last bit (e^2y > 1e260), so
-// the quotient stays in the range of fast_math's divide (no slow-path branch on the GPU, the same
-// bits as the division); a NaN passes through.
+// The compaction/decompaction switch w: the bulk viscosity eta / w goes from eta where the solid
+// compacts (Pe >> smoothing) to eta / R where it decompacts (Pe << -smoothing) as
+// eta (1 - (1 - 1/R) s), s = (1 - tanh y) / 2, y = Pe / smoothing: the viscosity itself is
+// switched by the tanh, not its reciprocal. Then the compaction rate Pe w(Pe) grows with Pe for
+// every R (its slope w + Pe w' stays above 0.72 w); a tanh in w = 1 / eta makes the rate fall with
+// Pe over y ~ 0.5..2 once R exceeds about 12, a negative bulk viscosity on which the iterations
+// diverge (docs/journal/hydromech-coupled.md).
+// Written with F = e^(-2|y|) in (0, 1]: w = R (1 + F) / (R + F) for y >= 0, R (1 + F) / (1 + R F)
+// below: one exp and one division, no overflow for any y, w = 1 and R to the last bit far from
+// the switch (exp_normal: F is never subnormal; beyond |y| = kFlatSwitch F is 0); a NaN passes
+// through.
 constexpr double kFlatSwitch = 300;
-template <class T>
-SH_HD inline T smooth_switch(T R, T y) {
-  if constexpr (std::is_same_v<T, real>) {
-    const T y_capped = y > T(kFlatSwitch) ? T(kFlatSwitch) : y;
-    return T(1) + divide(R - T(1), T(1) + vmath::exp_normal(y_capped + y_capped));
-  }
-  return T(1) + (R - T(1)) / (T(1) + vmath::exp_normal(y + y));
+struct SwitchParts {
+  real num, den, F;  // w = num / den
+};
+SH_HD inline SwitchParts switch_parts(real R, real y) {
+  const real F = fabs(y) < real(kFlatSwitch) ? vmath::exp_normal(real(-2) * fabs(y)) : real(0);
+  return {R * (real(1) + F), y >= real(0) ? R + F : real(1) + R * F, F};
 }
+
+// The slope of the compaction rate over the switch in units of eta's, d(Pe w)/dPe = w + y dw/dy
+// (dw/dy = -2 R F (R - 1) / den^2), in single precision for the reduced variant's pseudo-step:
+// its operations rounded alike on host and device (core/exact_float.hpp; nvcc would fuse them).
+SH_HD inline float switch_slope(float R, float y) {
+  using namespace exact;
+  const float F = fabsf(y) < float(kFlatSwitch) ? vmath::exp_normal(-2.0f * fabsf(y)) : 0.0f;
+  const float RF = mul(R, F);
+  const float den = y >= 0.0f ? add(R, F) : add(1.0f, RF);
+  const float w = div(mul(R, add(1.0f, F)), den);
+  return add(w, -div(mul(mul(2.0f * y, RF), add(R, -1.0f)), mul(den, den)));
+}
+
+// The switch w at an effective pressure and the slope of the compaction rate's Pe w(Pe) there,
+// d(Pe w)/dPe = w + y dw/dy (dw/dy = -2 R F (R - 1) / den^2): the Jacobian a pseudo-step needs;
+// w alone underestimates it where the switch turns, up to 3.5-fold at R = 100 (5.4 at 1000).
+struct Weakening {
+  real w, slope;
+};
 
 // x^m for 0 <= m < 16 by branch-free binary powering (m known: a handful of multiplies).
 SH_HD inline real int_power(real x, int m) {
@@ -66,17 +87,27 @@ struct Material {
   }
 
   // The factor dividing the bulk viscosity: 1 where the solid compacts (Pe > 0), R where it
-  // decompacts; a tanh over a Pe range of `smoothing` when that is positive (smooth_switch).
-  SH_HD real weakening_factor(real Pe) const {
-    if (smoothing > 0) return smooth_switch(weakening, Pe * rsmoothing);
-    return Pe < 0 ? weakening : real(1);
+  // decompacts; the viscosity switched by a tanh over a Pe range of `smoothing` when that is
+  // positive (smooth_switch).
+  SH_HD real weakening_factor(real Pe) const { return weakening_of(Pe).w; }
+  // The same with the slope of Pe w(Pe) (Weakening).
+  SH_HD Weakening weakening_of(real Pe) const {
+    if (smoothing <= 0) {
+      const real w = Pe < 0 ? weakening : real(1);
+      return {w, w};
+    }
+    const real y = Pe * rsmoothing;
+    const SwitchParts s = switch_parts(weakening, y);
+    const real rden = divide(real(1), s.den), w = s.num * rden;
+    return {w, w - 2 * y * weakening * s.F * (weakening - 1) * rden * rden};
   }
 
   // 1 / eta_phi: compaction rate per unit effective pressure.
   SH_HD real compaction_coefficient(real phi, real Pe) const {
     return compaction_coefficient(phi, Pe, weakening_factor(Pe));
   }
-  // The same with the weakening factor w = weakening_factor(Pe) already at hand, times `scale`.
+  // The same with the weakening factor w = weakening_factor(Pe) already at hand, times `scale`
+  // (with w the slope of Weakening: the derivative d/dPe of the compaction rate).
   SH_HD real compaction_coefficient(real phi, real /*Pe*/, real w, real scale = 1) const {
     return (m == 0 ? w * reta0 : w * reta0 * phi * rphi0) * scale;
   }

@@ -179,8 +179,9 @@ struct Solution {
   bool varying_viscosity() const { return alpha != 0 || n_power != 1; }
   // What drives the Darcy flux up: (1 - phi_ref) B in the two-phase system, else B.
   double drive() const { return two_phase ? (1 - phi_ref) * B : B; }
+  // 1 / (1 - (1 - 1/R) (1 - tanh(Pe / smoothing)) / 2): the viscosity switched by the tanh.
   Jet weakening(const Jet& Pe) const {
-    return 0.5 * (R - 1) * ((-1.0) * tanh((1 / smoothing) * Pe) + 1.0) + 1.0;
+    return reciprocal(0.5 * (1 / R - 1) * ((-1.0) * tanh((1 / smoothing) * Pe) + 1.0) + 1.0);
   }
   // phi(A, Pe): the exact porosity after the step at fixed Pe (m = 1).
   Jet phi(const double x[3]) const {

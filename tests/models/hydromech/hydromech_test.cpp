@@ -213,5 +213,38 @@ TEST(OpenSide, GhostPorosityKeepsTheBoundaryFluxConsistent) {
     EXPECT_GT(std::log2(diff[l] / diff[l + 1]), 0.8) << l;
 }
 
+// The decompaction switch: w falls from R (decompaction) to 1 (compaction), the compaction rate
+// Pe w(Pe) grows with Pe for every R (the tanh switches the viscosity; a tanh in w itself makes it
+// fall just above the switch once R > ~12), and Weakening's slope is the rate's derivative, which
+// the coupled variant's pseudo-steps take as the exchange's Jacobian.
+TEST(DecompactionSwitch, CompactionRateGrowsWithPeAndSlopeIsItsDerivative) {
+  for (double R : {2.0, 12.0, 100.0, 1000.0, 1e6}) {
+    hydromech::Material m;
+    m.weakening = R;
+    m.smoothing = 0.05;
+    m.rsmoothing = 1 / m.smoothing;
+    EXPECT_NEAR(m.weakening_factor(-60 * m.smoothing), R, 1e-12 * R);
+    EXPECT_NEAR(m.weakening_factor(60 * m.smoothing), 1, 1e-12);
+    double w_prev = 2 * R, rate_prev = -1e300;
+    for (int i = -4000; i <= 4000; ++i) {
+      const double Pe = i * 1e-3 * m.smoothing;  // y from -4 to 4
+      const hydromech::Weakening wk = m.weakening_of(Pe);
+      ASSERT_LE(wk.w, w_prev) << "R " << R << " Pe " << Pe;
+      ASSERT_GT(Pe * wk.w, rate_prev) << "R " << R << " Pe " << Pe;
+      ASSERT_GE(wk.slope, 0.7 * wk.w) << "R " << R << " Pe " << Pe;
+      const double h = 1e-6 * m.smoothing;
+      const double fd = ((Pe + h) * m.weakening_factor(Pe + h) -
+                         (Pe - h) * m.weakening_factor(Pe - h)) / (2 * h);
+      ASSERT_NEAR(wk.slope, fd, 1e-6 * wk.slope) << "R " << R << " Pe " << Pe;
+      w_prev = wk.w;
+      rate_prev = Pe * wk.w;
+    }
+  }
+  hydromech::Material sharp;
+  sharp.weakening = 100;
+  EXPECT_EQ(sharp.weakening_of(-1).slope, 100);
+  EXPECT_EQ(sharp.weakening_of(1).slope, 1);
+}
+
 }  // namespace
 }  // namespace staghorn::test

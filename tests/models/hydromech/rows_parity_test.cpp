@@ -25,6 +25,7 @@ struct Case {
   double smoothing;
   int m = 1;
   double exponent = 3;
+  double dt = 0.05;
   std::string name() const {
     std::string s = std::to_string(n[0]);
     for (std::size_t a = 1; a < n.size(); ++a) s += "x" + std::to_string(n[a]);
@@ -48,7 +49,7 @@ io::json config(const Case& c, const std::string& kernel) {
            {{"n", n},
             {"length", {length[0], length[1], length[2]}},
             {"periodic", {false, dims == 3, false}}}},
-          {"time", {{"dt", 0.05}, {"steps", 2}}},
+          {"time", {{"dt", c.dt}, {"steps", 2}}},
           {"solver", {{"tol", 1e-8}, {"ncheck", 20}}},
           {"hydromech",
            {{"kernel", kernel},
@@ -133,7 +134,8 @@ TEST(HydromechRowsParity, ThreeDimensions) {
 TEST(HydromechRowsParity, FewerDimensions) {
   check({{31, 45}, 0.02}, true);
   check({{31, 45}, 0.0}, false);
-  check({{81}, 0.02}, true);
+  // dt = 0.05 does not converge in 1-D with this switch (docs/models/hydromech.md, Known limits).
+  check({{81}, 0.02, 1, 3, 0.01}, true);
   check({{81}, 0.0, 0}, false);
 }
 
