@@ -11,6 +11,7 @@ struct CUstream_st;  // cudaStream_t without the CUDA headers, so CPU-only code 
 namespace staghorn {
 
 class Network;
+class ThreadGovernor;
 
 enum class Backend { cpu, cuda };
 
@@ -54,6 +55,11 @@ class Exec {
   // before the model is built; copies of this Exec made later share it.
   Network* network() const { return network_.get(); }
   void use_network(std::shared_ptr<Network> network) { network_ = std::move(network); }
+  // Who picks the CPU threads of the iterations by measuring them (core/thread_governor.hpp;
+  // null: the planned threads throughout, e.g. set by OMP_NUM_THREADS). Set once, like the
+  // network; copies share it.
+  ThreadGovernor* thread_governor() const { return governor_.get(); }
+  void use_thread_governor(std::shared_ptr<ThreadGovernor> g) { governor_ = std::move(g); }
 
  private:
   struct Streams;
@@ -61,6 +67,7 @@ class Exec {
   int device_ = -1;
   std::shared_ptr<Streams> streams_;
   std::shared_ptr<Network> network_;  // holds Exec copies made before it was set: no cycle
+  std::shared_ptr<ThreadGovernor> governor_;
 };
 
 // Throws staghorn::Error with `what` and CUDA's message for a failed runtime call (code != 0).

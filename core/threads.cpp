@@ -43,6 +43,14 @@ bool overlap(const Mask& a, const Mask& b) {
 
 }  // namespace
 
+std::vector<int> affinity_cpus() {
+  const Mask m = own_mask();
+  std::vector<int> cpus;
+  for (int c = 0; c < kWords * 64; ++c)
+    if (m[c / 64] >> (c % 64) & 1) cpus.push_back(c);
+  return cpus;
+}
+
 std::string ThreadPlan::describe(int node_ranks) const {
   return std::to_string(node_ranks) + (node_ranks == 1 ? " rank x " : " ranks x ") +
          std::to_string(threads) + (threads == 1 ? " thread on " : " threads on ") +

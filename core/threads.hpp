@@ -6,6 +6,7 @@
 // narrows), shared with the node's ranks whose masks overlap its own.
 
 #include <string>
+#include <vector>
 
 #include "core/comm.hpp"
 
@@ -23,6 +24,9 @@ struct ThreadPlan {
   // "4 ranks x 1 thread on 2 cores" (this node).
   std::string describe(int node_ranks) const;
 };
+
+// The cores this process may run on (its affinity mask), as cpu numbers.
+std::vector<int> affinity_cpus();
 
 // Decides this rank's threads (collective over the node) and sets them with omp_set_num_threads
 // unless OMP_NUM_THREADS is set.

@@ -13,7 +13,9 @@ PtModel::PtModel(const ModelContext& ctx, const pt::Options& solver, bool corner
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
       solver_(solver),
-      cfl_(solver.cfl) {}
+      cfl_(solver.cfl) {
+  if (!ex_.on_device()) solver_.govern_threads(ex_.thread_governor());
+}
 
 StepReport PtModel::advance(real dt) {
   // A solve that fails or is stopped leaves the carried state of the step's start: a restart from

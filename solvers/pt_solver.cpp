@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/thread_governor.hpp"
 
 namespace staghorn::pt {
 namespace {
@@ -108,6 +109,12 @@ SolveReport Solver::solve(Problem& problem, real dt) const {
   }
 }
 
+void Solver::iterate(Problem& problem, int count) const {
+  if (governor_) governor_->begin_batch();
+  problem.iterate(count);
+  if (governor_) governor_->end_batch();
+}
+
 SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
   const std::vector<Residual> start = problem.residuals();
   for (const Residual& e : start)
@@ -159,7 +166,7 @@ SolveReport Solver::attempt(Problem& problem, SolveReport& report) const {
                            " iterations (residuals " + describe(r) + ")");
     if (watch_) watch_(report.iterations, with_starts(r, start));
     const int count = static_cast<int>(std::min<long long>(opt_.ncheck, opt_.max_iter - it));
-    problem.iterate(count);
+    iterate(problem, count);
     report.iterations += count;
     it += count;
   }

@@ -7,6 +7,10 @@
 #include "core/platform.hpp"
 #include "io/schema.hpp"
 
+namespace staghorn {
+class ThreadGovernor;
+}
+
 namespace staghorn::pt {
 
 // The global norm of one equation's residual (double in every build: the reductions are).
@@ -78,11 +82,16 @@ class Solver {
   SolveReport solve(Problem& problem, real dt) const;
   const Options& options() const { return opt_; }
   void watch(Watch w) { watch_ = std::move(w); }
+  // `g` sets the CPU threads of each batch of ncheck iterations from the cores' load (null: none;
+  // not owned).
+  void govern_threads(ThreadGovernor* g) { governor_ = g; }
 
  private:
   SolveReport attempt(Problem& problem, SolveReport& report) const;
+  void iterate(Problem& problem, int count) const;
   Options opt_;
   Watch watch_;
+  ThreadGovernor* governor_ = nullptr;
 };
 
 }  // namespace staghorn::pt

@@ -15,6 +15,7 @@
 #include "core/host_stream.hpp"
 #include "core/memory.hpp"
 #include "core/network.hpp"
+#include "core/thread_governor.hpp"
 #include "core/threads.hpp"
 #include "io/config.hpp"
 #include "io/json_text.hpp"
@@ -200,6 +201,13 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
     std::cerr << "staghorn: warning: " << threads.describe(node.size())
               << ": more threads than cores, each waits for the others (set OMP_NUM_THREADS or "
                  "use fewer ranks)\n";
+  // Threads by the cores' load where the plan is ours (OMP_NUM_THREADS is taken as given):
+  // another process on a core would otherwise hold every kernel's threads
+  // (core/thread_governor.hpp).
+  // A rank sharing its cores with the run's other ranks would count them as load: not governed.
+  if (s.exec.backend() == Backend::cpu && !threads.from_environment && threads.threads > 1 &&
+      threads.sharing == 1)
+    s.exec.use_thread_governor(std::make_shared<ThreadGovernor>(threads.threads, affinity_cpus()));
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
   s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
                                                s.settings.nccl_library));
@@ -321,6 +329,7 @@ io::json metrics(const Setup& s, const Model& model, long long steps, long long 
   m["device"] = s.exec.description();
   m["ranks"] = ranks;
   m["threads_per_rank"] = s.threads.threads;
+  if (const ThreadGovernor* g = s.exec.thread_governor()) m["threads_chosen"] = g->chosen();
   m["cores_per_node"] = s.threads.node_cores;
   m["ranks_x_threads_on_cores"] = s.threads.describe(s.node_ranks);
   m["grid"] = {rs.grid.n.x, rs.grid.n.y, rs.grid.n.z};

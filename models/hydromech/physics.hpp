@@ -23,34 +23,29 @@ namespace staghorn::hydromech {
 // every R (its slope w + Pe w' stays above 0.72 w); a tanh in w = 1 / eta makes the rate fall with
 // Pe over y ~ 0.5..2 once R exceeds about 12, a negative bulk viscosity on which the iterations
 // diverge (docs/journal/hydromech-coupled.md).
-// Written with F = e^(-2|y|) in (0, 1]: w = R (1 + F) / (R + F) for y >= 0, R (1 + F) / (1 + R F)
-// below: one exp and one division, no overflow for any y, w = 1 and R to the last bit far from
-// the switch (exp_normal: F is never subnormal; beyond |y| = kFlatSwitch F is 0); a NaN passes
-// through.
+// With E = e^(2y) the tanh turns into w = R (1 + E) / (1 + R E): one exp and one division; w = R
+// to the last bit where E is tiny and 1 within rounding where it is large. y is capped at
+// kFlatSwitch (float: kFlatSwitchFloat), beyond which w is 1 within rounding, so that R E stays
+// finite; a NaN passes through.
+// The slope of the compaction rate over the switch, in units of eta's:
+// d(Pe w)/dPe = w + y dw/dy = w - 2 y (R - 1) (R E / den) / den, den = 1 + R E.
 constexpr double kFlatSwitch = 300;
-struct SwitchParts {
-  real num, den, F;  // w = num / den
-};
-SH_HD inline SwitchParts switch_parts(real R, real y) {
-  const real F = fabs(y) < real(kFlatSwitch) ? vmath::exp_normal(real(-2) * fabs(y)) : real(0);
-  return {R * (real(1) + F), y >= real(0) ? R + F : real(1) + R * F, F};
-}
+constexpr float kFlatSwitchFloat = 30;
 
-// The slope of the compaction rate over the switch in units of eta's, d(Pe w)/dPe = w + y dw/dy
-// (dw/dy = -2 R F (R - 1) / den^2), in single precision for the reduced variant's pseudo-step:
-// its operations rounded alike on host and device (core/exact_float.hpp; nvcc would fuse them).
+// In single precision for the reduced variant's pseudo-step, its operations rounded alike on host
+// and device (core/exact_float.hpp; nvcc would fuse them).
 SH_HD inline float switch_slope(float R, float y) {
   using namespace exact;
-  const float F = fabsf(y) < float(kFlatSwitch) ? vmath::exp_normal(-2.0f * fabsf(y)) : 0.0f;
-  const float RF = mul(R, F);
-  const float den = y >= 0.0f ? add(R, F) : add(1.0f, RF);
-  const float w = div(mul(R, add(1.0f, F)), den);
-  return add(w, -div(mul(mul(2.0f * y, RF), add(R, -1.0f)), mul(den, den)));
+  const float yc = y > kFlatSwitchFloat ? kFlatSwitchFloat : y;
+  const float E = vmath::exp_normal(yc + yc), RE = mul(R, E);
+  const float r = div(1.0f, add(1.0f, RE));
+  const float w = mul(mul(R, add(1.0f, E)), r);
+  return add(w, -mul(mul(mul(yc + yc, add(R, -1.0f)), mul(RE, r)), r));
 }
 
-// The switch w at an effective pressure and the slope of the compaction rate's Pe w(Pe) there,
-// d(Pe w)/dPe = w + y dw/dy (dw/dy = -2 R F (R - 1) / den^2): the Jacobian a pseudo-step needs;
-// w alone underestimates it where the switch turns, up to 3.5-fold at R = 100 (5.4 at 1000).
+// The switch w at an effective pressure and the slope of the compaction rate Pe w(Pe) there: the
+// Jacobian a pseudo-step needs; w alone underestimates it where the switch turns, up to 3.5-fold
+// at R = 100 (5.4 at 1000).
 struct Weakening {
   real w, slope;
 };
@@ -96,10 +91,10 @@ struct Material {
       const real w = Pe < 0 ? weakening : real(1);
       return {w, w};
     }
-    const real y = Pe * rsmoothing;
-    const SwitchParts s = switch_parts(weakening, y);
-    const real rden = divide(real(1), s.den), w = s.num * rden;
-    return {w, w - 2 * y * weakening * s.F * (weakening - 1) * rden * rden};
+    const real y = Pe * rsmoothing, yc = y > real(kFlatSwitch) ? real(kFlatSwitch) : y;
+    const real E = vmath::exp_normal(yc + yc), RE = weakening * E;
+    const real r = divide(real(1), real(1) + RE), w = weakening * (real(1) + E) * r;
+    return {w, w - (yc + yc) * (weakening - 1) * (RE * r) * r};
   }
 
   // 1 / eta_phi: compaction rate per unit effective pressure.
