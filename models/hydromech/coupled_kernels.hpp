@@ -46,7 +46,7 @@ struct Constants {
   real phi_ref;   // porosity of the lithostatic reference state
   real body[3];   // B along the up axis (the Darcy flux's driving term)
   real sum_rdx2;  // sum over active axes of 1/dx^2
-  real slowest;   // sum over active axes of (pi/L)^2
+  real slowest;   // the Darcy mode the fluid's damping counts beside the exchange (0: none)
   real elastic;   // 1 / (2 G dt); 0 for a viscous solid
   float cfl;
 };
@@ -221,8 +221,8 @@ SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e, real mu
   const real stiff = 4 * e.k_max * k.sum_rdx2 + real(0.5) * dkdp * e.dk;
   const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
   const real t = divide(1, r);
-  // The slowest mode (1 + b) / t: the Darcy flux's over the domain plus the exchange as the
-  // solid lets it act, 1 / (1 + c mu C') of C' = 1 / t.
+  // The slowest mode (1 + b) / t: the exchange as the solid lets it act, 1 / (1 + c mu C') of
+  // C' = 1 / t, plus the Darcy mode k_c slowest (coupled.cpp sets none).
   const float resisted = static_cast<float>(e.r * mu) * kShearCompaction;
   const float b = static_cast<float>(e.k_c * k.slowest * t) + 1 / (1 + resisted) - 1;
   pt::Step s = pt::optimal_step(stiff * t / 4, b, t, k.cfl);
