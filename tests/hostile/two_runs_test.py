@@ -29,7 +29,7 @@ DIFF = f"{SRC}/models/diffusion/examples/diffusion2d_small.json"
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMP_NUM_THREADS="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 TIMEOUT = 120
-STEPS, EVERY = 150, 50  # a few seconds: long enough for the second run to start meanwhile
+STEPS, EVERY = 600, 200  # with 128^2 cells a few seconds: the second run starts meanwhile
 
 
 def sets(*pairs):
@@ -38,7 +38,7 @@ def sets(*pairs):
 
 def command(out, d0, ranks=1, extra=()):
     argv = [STAGHORN, "run", DIFF] + sets(
-        "backend=cpu", "metrics.copy_bandwidth=false", "log.interval=0", "grid.n=[64,64,1]",
+        "backend=cpu", "metrics.copy_bandwidth=false", "log.interval=0", "grid.n=[128,128,1]",
         f"time.steps={STEPS}", f"output.every={EVERY}", f"diffusion.D0={d0}") + list(extra)
     argv += ["--output", out]
     if ranks > 1:
