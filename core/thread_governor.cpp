@@ -90,13 +90,4 @@ void ThreadGovernor::update() {
   last_ = now;
 }
 
-std::string ThreadGovernor::describe() const {
-  std::ostringstream s;
-  s << chosen_ << (chosen_ == 1 ? " thread of " : " threads of ") << max_
-    << " (other processes kept " << std::fixed;
-  s.precision(1);
-  s << foreign_ << " cores busy)";
-  return s.str();
-}
-
 }  // namespace staghorn

@@ -2,12 +2,12 @@
 // How many OpenMP threads the iterations run on the CPU while other processes share its cores.
 // A kernel's threads wait for each other at its end, so one thread that shares its core with
 // another process holds all the others (a small 2-D solve ran 15 times slower on 2 threads than
-// on one beside a busy build). The governor measures, over windows of a few tens of
-// milliseconds, how many of this rank's cores other processes keep busy: the cores' busy time
-// (/proc/stat, steal time included) less this process's own CPU time. It then runs on the cores
-// left free, and back on all of them once the load has gone. No trial runs on a slow count: a
-// run under load pays at most one window, a quiet one nothing. Results do not depend on the thread count
-// (kernels compute cells independently, sums are exact: core/exact_sum.hpp), so no bit changes.
+// on one beside a busy build). The governor measures, over windows of kWindowSeconds, how many
+// of this rank's cores other processes keep busy: the cores' busy time (/proc/stat, steal time
+// included) less this process's own CPU time. It then runs on the cores left free, and back on
+// all of them once the load has gone. No trial runs on a slow count: a run under load pays at
+// most one window, a quiet one nothing. Results do not depend on the thread count (kernels
+// compute cells independently, sums are exact: core/exact_sum.hpp), so no bit changes.
 // Where /proc/stat cannot be read it keeps the planned threads.
 
 #include <string>
@@ -28,12 +28,9 @@ class ThreadGovernor {
   // After the batch.
   void end_batch();
 
-  int max_threads() const { return max_; }
   int chosen() const { return chosen_; }
   // Other processes' load on this rank's cores in the latest window, in cores.
   double foreign_load() const { return foreign_; }
-  // "1 thread of 2 (other processes kept 0.7 cores busy)", for logs.
-  std::string describe() const;
 
   // The threads for `max` planned on `cores` cores of which other processes keep `foreign`
   // busy: the cores left, rounded to the nearest, within [1, max].

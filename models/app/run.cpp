@@ -203,8 +203,8 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
                  "use fewer ranks)\n";
   // Threads by the cores' load where the plan is ours (OMP_NUM_THREADS is taken as given):
   // another process on a core would otherwise hold every kernel's threads
-  // (core/thread_governor.hpp).
-  // A rank sharing its cores with the run's other ranks would count them as load: not governed.
+  // (core/thread_governor.hpp). A rank sharing its cores with the run's other ranks would count
+  // them as load: not governed.
   if (s.exec.backend() == Backend::cpu && !threads.from_environment && threads.threads > 1 &&
       threads.sharing == 1)
     s.exec.use_thread_governor(std::make_shared<ThreadGovernor>(threads.threads, affinity_cpus()));

@@ -83,7 +83,7 @@ struct Material {
 
   // The factor dividing the bulk viscosity: 1 where the solid compacts (Pe > 0), R where it
   // decompacts; the viscosity switched by a tanh over a Pe range of `smoothing` when that is
-  // positive (smooth_switch).
+  // positive (weakening_of).
   SH_HD real weakening_factor(real Pe) const { return weakening_of(Pe).w; }
   // The same with the slope of Pe w(Pe) (Weakening).
   SH_HD Weakening weakening_of(real Pe) const {
