@@ -31,6 +31,15 @@ SH_HD inline float div(float a, float b) {
   return a / b;
 #endif
 }
+// 1 / a, correctly rounded as 1.0f / a is on the host; on the GPU one reciprocal instruction and
+// its correction instead of the general division's sequence.
+SH_HD inline float rcp(float a) {
+#if defined(__CUDA_ARCH__)
+  return __frcp_rn(a);
+#else
+  return 1.0f / a;
+#endif
+}
 SH_HD inline float sqrt(float a) {
 #if defined(__CUDA_ARCH__)
   return __fsqrt_rn(a);

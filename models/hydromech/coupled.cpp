@@ -168,12 +168,10 @@ coupled::Constants CoupledHydroMech::constants() const {
   k.sp = stokes::pt_params(dec_, {Re(), r(), cfl_, up, false});
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
   for (int a = 0; a < 3; ++a) k.body[a] = a == up_ ? fluid_drive() : 0;
-  for (int a = 0; a < g.dims(); ++a) k.sum_rdx2 += rdx[a] * rdx[a];
-  // The fluid's damping is tuned for the exchange's mode alone: a Darcy mode over the domain,
-  // k_c (pi/L)^2 of a cell's own k, overestimates the slowest mode inside a front whose
-  // permeability is hundreds of times its surroundings', and left the steps there underdamped
-  // (docs/journal/hydromech-coupled.md, 2026-11-29).
-  k.slowest = 0;
+  for (int a = 0; a < g.dims(); ++a) {
+    k.sum_rdx2 += rdx[a] * rdx[a];
+    k.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
+  }
   return k;
 }
 

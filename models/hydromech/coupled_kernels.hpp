@@ -46,7 +46,7 @@ struct Constants {
   real phi_ref;   // porosity of the lithostatic reference state
   real body[3];   // B along the up axis (the Darcy flux's driving term)
   real sum_rdx2;  // sum over active axes of 1/dx^2
-  real slowest;   // the Darcy mode the fluid's damping counts beside the exchange (0: none)
+  real slowest;   // sum over active axes of (pi/L)^2: the domain's slowest Darcy mode per unit k
   real elastic;   // 1 / (2 G dt); 0 for a viscous solid
   float cfl;
 };
@@ -222,9 +222,13 @@ SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e, real mu
   const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
   const real t = divide(1, r);
   // The slowest mode (1 + b) / t: the exchange as the solid lets it act, 1 / (1 + c mu C') of
-  // C' = 1 / t, plus the Darcy mode k_c slowest (coupled.cpp sets none).
+  // C' = 1 / t, plus the domain's Darcy mode at the cell's k, but at most at the reference k0:
+  // inside a front hundreds of times more permeable than its surroundings that mode is the
+  // surroundings' (the cell's own k left those steps underdamped), and without it the steps of
+  // strongly weakened cells (R = 1000, C' large, b near -1) are left undamped and diverge.
   const float resisted = static_cast<float>(e.r * mu) * kShearCompaction;
-  const float b = static_cast<float>(e.k_c * k.slowest * t) + 1 / (1 + resisted) - 1;
+  const real k_mode = fmin(e.k_c, k.mat.k0);
+  const float b = static_cast<float>(k_mode * k.slowest * t) + 1 / (1 + resisted) - 1;
   pt::Step s = pt::optimal_step(stiff * t / 4, b, t, k.cfl);
   s.dtau *= static_cast<real>(1 / (1 + solid_exchange_share(k, e.r, mu_max)));
   return s;

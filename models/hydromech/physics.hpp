@@ -38,7 +38,7 @@ SH_HD inline float switch_slope(float R, float y) {
   using namespace exact;
   const float yc = y > kFlatSwitchFloat ? kFlatSwitchFloat : y;
   const float E = vmath::exp_normal(yc + yc), RE = mul(R, E);
-  const float r = div(1.0f, add(1.0f, RE));
+  const float r = rcp(add(1.0f, RE));
   const float w = mul(mul(R, add(1.0f, E)), r);
   return add(w, -mul(mul(mul(yc + yc, add(R, -1.0f)), mul(RE, r)), r));
 }
