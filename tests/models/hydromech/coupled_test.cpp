@@ -240,6 +240,40 @@ TEST(CoupledShear, StiffMaxwellMatrixIsViscousSoftOneIsNot) {
   EXPECT_GT(d_soft, 1e-3);
 }
 
+// Strong decompaction weakening (R = 1000) at small porosity: C' = w / eta_phi is large where the
+// blob decompacts and the exchange's slowest mode alone left the fluid's steps there nearly
+// undamped (NaN within 200 iterations); with the domain's Darcy mode at min(k, k0) the step
+// converges within the 60 n_z per step that the R x phi0 table allows (the 3-D blob example's
+// set-up at 24 x 24 x 48, its first step).
+TEST(CoupledDamping, StrongDecompactionWeakeningConvergesWithinSixtyNz) {
+  const int nz = 48;
+  CoupledRun r({{"grid", {{"n", {24, 24, nz}}, {"length", {10.0, 10.0, 20.0}}}},
+                {"time", {{"dt", 0.002}, {"steps", 1}}},
+                {"solver", {{"tol", 1e-5}, {"ncheck", 200}, {"max_iter", 60 * nz}}},
+                {"hydromech",
+                 {{"phi0", 0.01},
+                  {"bulk_viscosity",
+                   {{"exponent", 1}, {"decompaction_weakening", 1000}, {"smoothing", 0.05}}},
+                  {"coupled", {{"shear_viscosity", 1.0}}},
+                  {"boundary",
+                   {{"x_lo", {{"type", "closed"}}},
+                    {"x_hi", {{"type", "closed"}}},
+                    {"y_lo", {{"type", "closed"}}},
+                    {"y_hi", {{"type", "closed"}}}}},
+                  {"initial",
+                   {{"type", "gaussian"},
+                    {"amplitude", 2.0},
+                    {"sigma", 1.0},
+                    {"aspect", {1.0, 1.0, 0.5}},
+                    {"center", {5.0, 5.0, 4.0}}}}}}});
+  const long long iterations = r.run();
+  RecordProperty("iterations", static_cast<int>(iterations));
+  EXPECT_LE(iterations, 60 * nz);
+  for (const char* e : {"residual_momentum_x", "residual_momentum_z", "residual_solid_mass",
+                        "residual_fluid_mass"})
+    EXPECT_LT(r.diagnostic(e), 1e-5) << e;
+}
+
 TEST(CoupledConfig, NamesTheKeysItCannotUse) {
   io::json c = Column{}.config(64, 0.1);
   io::json relative = c;
