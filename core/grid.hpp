@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "core/geometry.hpp"
@@ -19,6 +20,13 @@ struct Grid {
   bool active(int axis) const { return n[axis] > 1; }
   int dims() const { return active(2) ? 3 : (active(1) ? 2 : 1); }
   long long cells() const { return n.volume(); }
+  // Sum over the active axes of (pi / L)^2: the slowest mode of a unit diffusion over the box, the
+  // one the pseudo-transient damping is tuned for.
+  double slowest_mode() const {
+    double s = 0;
+    for (int a = 0; a < dims(); ++a) s += M_PI * M_PI / (length[a] * length[a]);
+    return s;
+  }
 
   // Global number of points of a field at `loc` along `axis`: a bounded staggered axis has one
   // more face than cells.

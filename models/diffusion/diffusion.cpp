@@ -58,10 +58,8 @@ Coefficients Diffusion::coefficients() const {
                   0,
                   0,
                   static_cast<float>(cfl_)};
-  for (int a = 0; a < g.dims(); ++a) {
-    co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
-    co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
-  }
+  for (int a = 0; a < g.dims(); ++a) co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
+  co.slowest = g.slowest_mode();
   return co;
 }
 

@@ -168,10 +168,8 @@ coupled::Constants CoupledHydroMech::constants() const {
   k.sp = stokes::pt_params(dec_, {Re(), r(), cfl_, up, false});
   const real rdx[3] = {k.sp.rdx, k.sp.rdy, k.sp.rdz};
   for (int a = 0; a < 3; ++a) k.body[a] = a == up_ ? fluid_drive() : 0;
-  for (int a = 0; a < g.dims(); ++a) {
-    k.sum_rdx2 += rdx[a] * rdx[a];
-    k.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
-  }
+  for (int a = 0; a < g.dims(); ++a) k.sum_rdx2 += rdx[a] * rdx[a];
+  k.slowest = g.slowest_mode();
   return k;
 }
 

@@ -55,10 +55,8 @@ Coefficients HydroMech::coefficients() const {
     co.rdx[a] = 1 / g.spacing(a);
     co.body[a] = a == up_ ? mat_.buoyancy : 0;
   }
-  for (int a = 0; a < g.dims(); ++a) {
-    co.sum_rdx2 += co.rdx[a] * co.rdx[a];
-    co.slowest += M_PI * M_PI / (g.length[a] * g.length[a]);
-  }
+  for (int a = 0; a < g.dims(); ++a) co.sum_rdx2 += co.rdx[a] * co.rdx[a];
+  co.slowest = g.slowest_mode();
   return co;
 }
 
