@@ -41,6 +41,17 @@ struct AbsResiduals {
   }
 };
 
+// The solid plus the fluid mass residual at a cell: the volume the iterate loses there per unit
+// time. Its sum over the domain is the net outflow of solid and fluid, whatever the compaction.
+template <int Dim, bool Sourced>
+struct VolumeResidual {
+  coupled::Pseudo<Dim, Sourced> ps;
+  SH_HD real operator()(int i, int j, int k) const {
+    return coupled::Residual<Dim, Sourced>{ps, 3, 1, false}(i, j, k) +
+           coupled::Residual<Dim, Sourced>{ps, 4, 1, false}(i, j, k);
+  }
+};
+
 }  // namespace
 
 CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx)
@@ -88,6 +99,18 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
   // The creep viscosity: where it varies the iterations relax it, and the next step starts there.
   fields_.add(mu_s_, FieldTable::output | FieldTable::state, nullptr, &mu_s_start_);
   fields_.add(dPfdtau_, FieldTable::pseudo_rate);
+  if (opt_.predictor) {
+    const stokes::FieldText rate{"1", "1", "rate over the last step of the solid velocity"};
+    rates_ = std::make_unique<Rates>(Rates{
+        stokes::velocity_fields("dVdt_", layout_, ex_.backend(), &rate),
+        Field("dPdt", Location::cell, layout_, ex_.backend(), "1",
+              "rate over the last step of the total over-pressure"),
+        Field("dPfdt", Location::cell, layout_, ex_.backend(), "1",
+              "rate over the last step of the fluid over-pressure")});
+    const unsigned kept = FieldTable::output | FieldTable::state;
+    fields_.add(rates_->P, kept).add(rates_->Pf, kept);
+    for (int a = 0; a < dims(); ++a) fields_.add(rates_->V[a], kept);
+  }
   if (solver_.options().relative)
     throw io::ConfigError(
         "solver.tol_mode: the coupled hydromech variant needs \"absolute\" (its residuals are "
@@ -240,6 +263,8 @@ void CoupledHydroMech::begin_solve(real dt) {
   front_start_ = chimney().front;
   derive_from_viscosity(ViscosityMode::set);
   save_start();  // no pseudo-rate either; the viscosity as set here
+  predict();
+  begin_level();
 }
 
 // Back to the step's start: the start copies (the viscosity too) and no pseudo-rate (PtModel),
@@ -283,6 +308,7 @@ void CoupledHydroMech::porosity_pass() {
 void CoupledHydroMech::end_step() {
   real dV = 1;
   for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
+  keep_rates();
   balance_ = residual_sum(4) * dV;
   solid_balance_ = residual_sum(3) * dV;
   outflow_ = fluid_crossing(1);
@@ -326,6 +352,7 @@ template <int Dim, bool Sourced>
 void CoupledHydroMech::iterate_dim(int count) {
   const std::vector<Field*> out = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
+    if (solve_iterations_ > 0 && solve_iterations_ % kLevelInterval == 0) correct_level();
     const stokes::State next = state_of(V_new_, P_new_, T_new_);
     // The wall edges hold shear stresses only: no source enters them.
     if constexpr (Dim >= 2)
@@ -381,6 +408,18 @@ real CoupledHydroMech::reduce_residual_sum(int equation) {
   update_porosity();
   const coupled::Residual<Dim, Sourced> f{pseudo<Dim, Sourced>(), equation, 1, false};
   return exact_sum(ex_, dec_.comm(), layout_.interior(), f);
+}
+
+real CoupledHydroMech::volume_balance() {
+  return dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
+    return dispatch_bool("sources", sources_ != nullptr, [&](auto sourced) {
+      constexpr int D = decltype(dim)::value;
+      constexpr bool S = decltype(sourced)::value;
+      update_porosity();
+      return exact_sum(ex_, dec_.comm(), layout_.interior(),
+                       VolumeResidual<D, S>{pseudo<D, S>()});
+    });
+  });
 }
 
 real CoupledHydroMech::fluid_crossing(real sign) {

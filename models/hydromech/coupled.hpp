@@ -38,6 +38,8 @@ class CoupledHydroMech final : public PtModel {
     ChimneyOptions chimney;                  // hydromech.chimney: the front's diagnostics
     std::array<stokes::Wall, 6> walls;
     bool tiled;  // kernel = tiled
+    bool predictor;         // predictor = linear: each step starts from p, pf, v extrapolated
+    bool level_correction;  // p and pf shifted together to balance the domain's volume
     pt::Options solver;
     io::json initial;              // hydromech.initial, read by set_initial
     materials::Options materials;  // hydromech.materials: the background porosity
@@ -151,6 +153,22 @@ class CoupledHydroMech final : public PtModel {
   // The chimney's front height of phi_ (the diagnostics' front and its speed).
   ChimneyStats chimney() const;
 
+  // What speeds the solve beyond the damped iterations (coupled_acceleration.cpp).
+  // The step's first iterate: p, pf and v moved on by dt times their rates over the last step.
+  void predict();
+  // The rates over the step just solved, from the iterate and the step's start.
+  void keep_rates();
+  // The level: p and pf shifted by one constant, which moves no pressure difference and no
+  // gradient, only the fluid's flux through the dirichlet sides. The shift that balances the
+  // domain's volume (solid plus fluid mass residuals summed) takes out the slowest mode of the
+  // iterations; level_conductance_ is that sum's change per unit shift, measured at the step's
+  // start (0: no dirichlet side, no correction).
+  static constexpr int kLevelInterval = 50;  // iterations between level corrections
+  void begin_level();
+  void correct_level();
+  real volume_balance();
+  void shift_level(real c);
+
   int up_;
   std::array<Field, 3> V_, V_new_, V_start_;
   Field P_, P_new_, P_start_, Pf_, Pf_new_, Pf_start_, dPfdtau_;
@@ -177,6 +195,13 @@ class CoupledHydroMech final : public PtModel {
   real outflow_ = 0, inflow_ = 0;  // fluid volume leaving, entering per unit time (latest step)
   // Manufactured-solution sources (set_sources), in the order of coupled::Sources; null: none.
   std::unique_ptr<std::array<Field, 5>> sources_;
+  // The rates of v, p and pf over the last step (hydromech.coupled.predictor = linear; state).
+  struct Rates {
+    std::array<Field, 3> V;
+    Field P, Pf;
+  };
+  std::unique_ptr<Rates> rates_;
+  real level_conductance_ = 0;
 };
 
 }  // namespace staghorn::hydromech

@@ -51,6 +51,14 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "Numerical bulk-to-shear modulus ratio of the solid's PT iterations (as stokes.r); null: "
         "4, the best of a sweep (docs/models/hydromech-coupled.md)")
       .above(0);
+  s.add("hydromech.coupled.predictor", Type::string, "linear",
+        "First iterate of each step: linear (v, p and pf extrapolated from their rates over the "
+        "last step, written as dVdt_*, dPdt and dPfdt) or none (the last step's solution)")
+      .one_of({"linear", "none"});
+  s.add("hydromech.coupled.level_correction", Type::boolean, true,
+        "Every 50 iterations, shift p and pf by the one constant that balances the domain's "
+        "volume through the dirichlet fluid sides (the iterations' slowest mode); no effect "
+        "without a dirichlet side");
   ChimneyOptions::add_to(s);
   s.add("hydromech.coupled.kernel", Type::string, "tiled",
         "PT iteration kernel of the coupled variant: tiled (3-D on a GPU: each new value computed "
@@ -110,6 +118,8 @@ CoupledHydroMech::Options CoupledHydroMech::Options::from(const io::json& c) {
     o.walls[s] = stokes::parse_wall(
         at_path(c, std::string("hydromech.coupled.boundary.") + sides[s]).get<std::string>());
   o.tiled = at_path(c, "hydromech.coupled.kernel").get<std::string>() == "tiled";
+  o.predictor = at_path(c, "hydromech.coupled.predictor").get<std::string>() == "linear";
+  o.level_correction = at_path(c, "hydromech.coupled.level_correction").get<bool>();
   o.solver = pt::Options::from(c);
   o.initial = at_path(c, "hydromech.initial");
   o.materials = materials::Options::from(c, "hydromech.materials", material_properties());

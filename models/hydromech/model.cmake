@@ -1,7 +1,7 @@
 list(APPEND STAGHORN_MODEL_SOURCES hydromech/hydromech.cpp hydromech/boundary.cpp
-     hydromech/initial.cpp hydromech/options.cpp hydromech/config.cpp hydromech/coupled.cpp hydromech/coupled_two_phase.cpp
+     hydromech/initial.cpp hydromech/options.cpp hydromech/config.cpp hydromech/coupled.cpp hydromech/coupled_acceleration.cpp hydromech/coupled_two_phase.cpp
      hydromech/coupled_initial.cpp hydromech/coupled_options.cpp hydromech/coupled_sources.cpp
      hydromech/porosity_stats.cpp hydromech/initial_shape.cpp
      hydromech/background_porosity.cpp hydromech/rows.cpp)
 list(APPEND STAGHORN_MODEL_KERNELS hydromech/hydromech.cpp hydromech/boundary.cpp
-     hydromech/coupled.cpp hydromech/coupled_two_phase.cpp hydromech/porosity_stats.cpp)
+     hydromech/coupled.cpp hydromech/coupled_acceleration.cpp hydromech/coupled_two_phase.cpp hydromech/porosity_stats.cpp)
