@@ -70,6 +70,9 @@ class CoupledHydroMech final : public PtModel {
   const Field& Pf() const { return Pf_; }
   const Field& V(int axis) const { return V_[axis]; }
   int up_axis() const { return up_; }
+  // The solid plus the fluid mass residual of the iterate summed over the domain (all ranks):
+  // the volume it loses per unit time and per cell volume, what the level correction zeroes.
+  real volume_balance();
   // The compaction length sqrt(k0 (eta0 + 4/3 eta_s)) of the 1-D waves (docs).
   real compaction_length() const;
   // Porosity of the lithostatic reference state (the mean porosity on a periodic up axis).
@@ -163,10 +166,9 @@ class CoupledHydroMech final : public PtModel {
   // domain's volume (solid plus fluid mass residuals summed) takes out the slowest mode of the
   // iterations; level_conductance_ is that sum's change per unit shift, measured at the step's
   // start (0: no dirichlet side, no correction).
-  static constexpr int kLevelInterval = 50;  // iterations between level corrections
+  static constexpr int kLevelInterval = 100;  // iterations between level corrections
   void begin_level();
   void correct_level();
-  real volume_balance();
   void shift_level(real c);
 
   int up_;

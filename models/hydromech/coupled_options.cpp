@@ -56,7 +56,7 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "last step, written as dVdt_*, dPdt and dPfdt) or none (the last step's solution)")
       .one_of({"linear", "none"});
   s.add("hydromech.coupled.level_correction", Type::boolean, true,
-        "Every 50 iterations, shift p and pf by the one constant that balances the domain's "
+        "Every 100 iterations, shift p and pf by the one constant that balances the domain's "
         "volume through the dirichlet fluid sides (the iterations' slowest mode); no effect "
         "without a dirichlet side");
   ChimneyOptions::add_to(s);
