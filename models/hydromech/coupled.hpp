@@ -64,6 +64,9 @@ class CoupledHydroMech final : public PtModel {
   std::vector<pt::Residual> residuals() override;
   void retry(real factor) override;
   void to_step_start() override;
+  // PtModel's, and whether the iterate is a converged step ("converged_start": not the initial
+  // condition, whose first step's change is no rate to extrapolate).
+  CarriedState carried_state() const override;
 
   const Field& phi() const { return phi_; }
   const Field& P() const { return P_; }
@@ -131,6 +134,7 @@ class CoupledHydroMech final : public PtModel {
   // The fluid volume balance of the converged step, then the step's porosity and its halos.
   void end_step() override;
   void set_initial(const io::json& ic);
+  bool take_carried(const std::string& name, double value) override;
 
   // Two-phase system and shear viscosity (coupled_two_phase.cpp).
   // phi_old_ = phi_ carried over dt by the step's starting solid velocity (sub-steps keep the
@@ -163,8 +167,9 @@ class CoupledHydroMech final : public PtModel {
   void keep_rates();
   // The level: p and pf shifted by one constant, which moves no pressure difference and no
   // gradient, only the fluid's flux through the dirichlet sides. The shift that balances the
-  // domain's volume (solid plus fluid mass residuals summed) takes out the slowest mode of the
-  // iterations; level_conductance_ is that sum's change per unit shift, measured at the step's
+  // domain's volume (solid plus fluid mass residuals summed) takes out what was the slowest mode
+  // of the 2-D pipe's iterations (not of the 3-D runs: hydromech.coupled.level_correction is off
+  // by default); level_conductance_ is that sum's change per unit shift, measured at the step's
   // start (0: no dirichlet side, no correction).
   static constexpr int kLevelInterval = 100;  // iterations between level corrections
   void begin_level();
@@ -204,6 +209,8 @@ class CoupledHydroMech final : public PtModel {
   };
   std::unique_ptr<Rates> rates_;
   real level_conductance_ = 0;
+  bool converged_start_ = false;  // the iterate is a converged step (carried state)
+  bool step_from_converged_ = false;  // ... it was at this step's start: its change is a rate
 };
 
 }  // namespace staghorn::hydromech

@@ -3,7 +3,9 @@
 // one-unknown coarse correction for the mode the local pseudo-steps relax slowest.
 #include <cmath>
 
+#include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "core/decimal.hpp"
 #include "models/hydromech/coupled.hpp"
 
 namespace staghorn::hydromech {
@@ -52,8 +54,15 @@ void CoupledHydroMech::predict() {
   derive_from_viscosity(ViscosityMode::keep);  // the porosity follows the new p - pf
 }
 
+// A step from the initial condition changes the iterate from a guess to a solution: no rate. The
+// next step then starts from the last solution itself.
 void CoupledHydroMech::keep_rates() {
   if (!rates_) return;
+  if (!step_from_converged_) {
+    for (Field* f : {&rates_->P, &rates_->Pf, &rates_->V[0], &rates_->V[1], &rates_->V[2]})
+      fill(ex_, *f, 0);
+    return;
+  }
   const Region in = layout_.interior();
   for_each(ex_, in, RateOver{rates_->P.view(), P_.view(), P_start_.view(), dt_});
   for_each(ex_, in, RateOver{rates_->Pf.view(), Pf_.view(), Pf_start_.view(), dt_});
@@ -89,6 +98,20 @@ void CoupledHydroMech::begin_level() {
 
 void CoupledHydroMech::correct_level() {
   if (level_conductance_ > 0) shift_level(volume_balance() / level_conductance_);
+}
+
+CarriedState CoupledHydroMech::carried_state() const {
+  CarriedState s = PtModel::carried_state();
+  s.emplace_back("converged_start", converged_start_ ? 1 : 0);
+  return s;
+}
+
+bool CoupledHydroMech::take_carried(const std::string& name, double value) {
+  if (name != "converged_start") return PtModel::take_carried(name, value);
+  if (value != 0 && value != 1)
+    throw io::ConfigError("carried converged_start = " + shortest(value) + " is not 0 or 1");
+  converged_start_ = value == 1;
+  return true;
 }
 
 }  // namespace staghorn::hydromech

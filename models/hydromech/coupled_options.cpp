@@ -55,10 +55,10 @@ void CoupledHydroMech::add_options(io::Schema& s) {
         "First iterate of each step: linear (v, p and pf extrapolated from their rates over the "
         "last step, written as dVdt_*, dPdt and dPfdt) or none (the last step's solution)")
       .one_of({"linear", "none"});
-  s.add("hydromech.coupled.level_correction", Type::boolean, true,
+  s.add("hydromech.coupled.level_correction", Type::boolean, false,
         "Every 100 iterations, shift p and pf by the one constant that balances the domain's "
-        "volume through the dirichlet fluid sides (the iterations' slowest mode); no effect "
-        "without a dirichlet side");
+        "volume through the dirichlet fluid sides: fewer iterations on coarse 2-D grids, more in "
+        "3-D (docs/models/hydromech-coupled.md); no effect without a dirichlet side");
   ChimneyOptions::add_to(s);
   s.add("hydromech.coupled.kernel", Type::string, "tiled",
         "PT iteration kernel of the coupled variant: tiled (3-D on a GPU: each new value computed "
