@@ -10,8 +10,9 @@ for snapshots too large to bring back from a GPU machine.
   pipe_study.py compare A.nc B.nc
       Every variable of two snapshots equal to the bit (exit 1 otherwise): a run split over ranks
       against one on a single rank.
-  pipe_study.py plot DIR [--out PNG]
-      The chimney's front height (and the porosity maximum's) against time from DIR/diagnostics.csv.
+  pipe_study.py plot DIR [--out PNG] [--low PHI --base Z]
+      The chimney's front height (and the porosity maximum's) against time from DIR/diagnostics.csv;
+      with --low, also the front at that lower threshold in each snapshot of DIR/porosity.npz.
 """
 import argparse
 import glob
@@ -75,6 +76,21 @@ def compare(args):
     return 1 if differ else 0
 
 
+def snapshot_fronts(arrays, threshold, base):
+    """The highest cell centre above `base` whose horizontal plane holds phi >= threshold, per
+    snapshot of an extract's arrays (coarsened: the height to the coarse cells' centres)."""
+    dz = float(arrays["spacing"][-1])
+    times, fronts = [], []
+    for key in sorted(k for k in arrays.files if k.startswith("phi_")):
+        phi = arrays[key].astype(np.float64)
+        z = (np.arange(phi.shape[0]) + 0.5) * dz
+        planes = phi.reshape(phi.shape[0], -1).max(axis=1)
+        above = z[(planes >= threshold) & (z > base)]
+        times.append(float(arrays["time_" + key[4:]]))
+        fronts.append(above.max() if above.size else base)
+    return times, fronts
+
+
 def plot(args):
     import csv
     import matplotlib
@@ -86,8 +102,12 @@ def plot(args):
     front = np.array([float(r["front_height"]) for r in rows])
     peak = np.array([float(r["peak_height"]) for r in rows])
     fig, ax = plt.subplots(figsize=(6, 3.6))
-    ax.plot(t, front, label="front (phi >= threshold)")
+    ax.plot(t, front, label="front (phi >= the run's threshold)")
     ax.plot(t, peak, "--", label="porosity maximum")
+    npz = os.path.join(args.dir, "porosity.npz")
+    if args.low and os.path.exists(npz):
+        times, fronts = snapshot_fronts(np.load(npz), args.low, args.base)
+        ax.plot(times, fronts, "o", label=f"front (phi >= {args.low}), snapshots")
     ax.set_xlabel("time (compaction times)")
     ax.set_ylabel("height (compaction lengths)")
     ax.legend()
@@ -111,6 +131,9 @@ def main():
     g = sub.add_parser("plot")
     g.add_argument("dir")
     g.add_argument("--out", default="pipe_front.png")
+    g.add_argument("--low", type=float, default=0.0,
+                   help="also the front at this lower threshold, from DIR/porosity.npz (3-D)")
+    g.add_argument("--base", type=float, default=0.0, help="the chimney's base height")
     args = p.parse_args()
     return {"extract": extract, "compare": compare, "plot": plot}[args.command](args) or 0
 
