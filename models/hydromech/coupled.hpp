@@ -153,7 +153,7 @@ class CoupledHydroMech final : public PtModel {
   void derive_from_viscosity(ViscosityMode mode);
   template <int Dim>
   void update_viscosity_dim(ViscosityMode mode);
-  void refresh_mu_max();
+  void refresh_mu_max();  // from mu, its halo and ghosts already set
   pt::Residual viscosity_residual();
   // The porosity the step ends with must stay a fraction: NumericalError otherwise.
   void check_porosity_range() const;

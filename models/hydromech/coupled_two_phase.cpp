@@ -76,8 +76,10 @@ void CoupledHydroMech::update_viscosity(ViscosityMode mode) {
   update_porosity();  // the law reads the iterate's porosity
   dispatch<1, 2, 3>("grid dimensions", dims(),
                     [&](auto dim) { update_viscosity_dim<decltype(dim)::value>(mode); });
-  halo_.exchange({&scale_});
-  fill_ghosts(ex_, dec_, scale_, zero_gradient_sides());
+  // One exchange for both (every update: on GPUs these exchanges are not hidden): the scale's
+  // halo for the porosity, mu's for mu_max.
+  halo_.exchange({&scale_, &mu_});
+  for (Field* f : {&scale_, &mu_}) fill_ghosts(ex_, dec_, *f, zero_gradient_sides());
   // A scale that follows the viscosity moves the iterate's porosity.
   if (opt_.shear.bulk_follows) {
     if (fused_porosity())
@@ -107,8 +109,6 @@ void CoupledHydroMech::update_viscosity_dim(ViscosityMode mode) {
 }
 
 void CoupledHydroMech::refresh_mu_max() {
-  halo_.exchange({&mu_});
-  fill_ghosts(ex_, dec_, mu_, zero_gradient_sides());
   dispatch<1, 2, 3>("grid dimensions", dims(), [&](auto dim) {
     for_each(ex_, layout_.interior(),
              stokes::LocalMax<decltype(dim)::value>{mu_.view(), mu_max_.view(), 0});
