@@ -263,7 +263,6 @@ void CoupledHydroMech::begin_solve(real dt) {
   front_start_ = chimney().front;
   derive_from_viscosity(ViscosityMode::set);
   save_start();  // no pseudo-rate either; the viscosity as set here
-  step_from_converged_ = converged_start_;
   predict();
   begin_level();
 }
@@ -309,7 +308,7 @@ void CoupledHydroMech::porosity_pass() {
 void CoupledHydroMech::end_step() {
   real dV = 1;
   for (int a = 0; a < dims(); ++a) dV *= dec_.grid().spacing(a);
-  keep_rates();
+  keep_rates();  // reads converged_start_ as the step began
   converged_start_ = true;
   balance_ = residual_sum(4) * dV;
   solid_balance_ = residual_sum(3) * dV;

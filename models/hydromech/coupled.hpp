@@ -209,8 +209,9 @@ class CoupledHydroMech final : public PtModel {
   };
   std::unique_ptr<Rates> rates_;
   real level_conductance_ = 0;
-  bool converged_start_ = false;  // the iterate is a converged step (carried state)
-  bool step_from_converged_ = false;  // ... it was at this step's start: its change is a rate
+  // The iterate is a converged step (carried state); until end_step sets it, whether the step
+  // being solved started from one (and so whether its change is a rate).
+  bool converged_start_ = false;
 };
 
 }  // namespace staghorn::hydromech

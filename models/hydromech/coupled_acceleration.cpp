@@ -58,7 +58,7 @@ void CoupledHydroMech::predict() {
 // next step then starts from the last solution itself.
 void CoupledHydroMech::keep_rates() {
   if (!rates_) return;
-  if (!step_from_converged_) {
+  if (!converged_start_) {
     for (Field* f : {&rates_->P, &rates_->Pf, &rates_->V[0], &rates_->V[1], &rates_->V[2]})
       fill(ex_, *f, 0);
     return;

@@ -346,12 +346,6 @@ TEST(CoupledConfig, TwoPhaseNamesWhatItRefuses) {
                     "hydromech.buoyancy"));
 }
 
-}  // namespace
-}  // namespace staghorn::test
-
-namespace staghorn::test {
-namespace {
-
 // The pipe study's set-up, small: a porous reservoir layer (phi = 0.06 below z = 3) under an
 // overburden at phi0 = 0.02, a blob at its top; decompaction weakening, a porosity-weakened power
 // law; open to the fluid at the bottom and the top (pf = 0).
@@ -377,16 +371,6 @@ io::json small_pipe(const std::string& predictor, bool level) {
             {"initial",
              {{"type", "gaussian"}, {"amplitude", 1.0}, {"sigma", 0.4}, {"center", {4.0, 3.0, 0.0}}}}}}};
 }
-
-std::vector<real> interior(const Field& f) {
-  const std::vector<real> all = f.to_host();
-  std::vector<real> out;
-  for (int j = 0; j < f.layout().n.y; ++j)
-    for (int i = 0; i < f.layout().n.x; ++i) out.push_back(all[f.layout().index(i, j, 0)]);
-  return out;
-}
-
-}  // namespace
 
 // The level correction at a step's start shifts p and pf by the one constant that zeroes the
 // domain's volume balance (the sum of the solid and fluid mass residuals): without it the first
@@ -414,8 +398,8 @@ TEST(CoupledAcceleration, SameStepsInFewerIterations) {
   RecordProperty("plain", static_cast<int>(plain_iterations));
   RecordProperty("accelerated", static_cast<int>(fast_iterations));
   EXPECT_LT(fast_iterations, 0.7 * plain_iterations);
-  const std::vector<real> a = interior(plain.model->phi()), b = interior(fast.model->phi());
-  const std::vector<real> pa = interior(plain.model->Pf()), pb = interior(fast.model->Pf());
+  const std::vector<real> a = interior_values(plain.model->phi()), b = interior_values(fast.model->phi());
+  const std::vector<real> pa = interior_values(plain.model->Pf()), pb = interior_values(fast.model->Pf());
   double dphi = 0, dpf = 0, pf_range = 0;
   for (std::size_t q = 0; q < a.size(); ++q) {
     dphi = std::max(dphi, std::fabs(double(a[q] - b[q])));
@@ -433,4 +417,5 @@ TEST(CoupledAcceleration, SameStepsInFewerIterations) {
   EXPECT_LT(dpf, 1e-3 * pf_range);
 }
 
+}  // namespace
 }  // namespace staghorn::test
