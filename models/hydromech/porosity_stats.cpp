@@ -1,7 +1,9 @@
 #include "models/hydromech/porosity_stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/exact_sum.hpp"
 #include "core/for_each.hpp"
@@ -11,17 +13,15 @@ namespace staghorn::hydromech {
 namespace {
 
 // Porosity-weighted sums over cells: phi dV, the excess over `ref` (times height for `moment`),
-// the height of cells holding `ref` (else -inf), |phi|, where phi falls through `ref` above cells
-// holding at least `ref` (else -inf), or 1 for the cells holding at least `ref` in the plane of global index
-// `plane` along the axis (else 0).
+// the height of cells holding `ref` (else -inf), |phi|, or 1 for the cells holding at least `ref`
+// in the plane of global index `plane` along the axis (else 0).
 struct Measure {
-  enum Kind { volume, excess, moment, peak_height, magnitude, above_height, in_plane };
+  enum Kind { volume, excess, moment, peak_height, magnitude, in_plane };
   View phi;
   Kind kind;
   real weight, ref, z0, dz;
   int axis, offset;
   long long plane = 0;
-  long long n = 0;  // cells along the axis (the whole grid's)
   SH_HD real operator()(int i, int j, int k) const {
     const int idx[3] = {i, j, k};
     const real p = phi(i, j, k);
@@ -29,22 +29,43 @@ struct Measure {
     if (kind == volume) return p * weight;
     if (kind == magnitude) return fabs(p);
     if (kind == peak_height) return p == ref ? z : -std::numeric_limits<real>::infinity();
-    if (kind == above_height)
-      return p >= ref ? crossing(i, j, k, p, z) : -std::numeric_limits<real>::infinity();
     if (kind == in_plane) return idx[axis] + offset == plane && p >= ref ? real(1) : real(0);
     const real e = p > ref ? (p - ref) * weight : real(0);
     return kind == moment ? e * z : e;
   }
-  // Where phi falls through `ref` above cell (i, j, k) (phi >= ref there), linear between the two
-  // cells' centres; the centre itself where the cell above holds at least ref or is outside (so
-  // the front moves smoothly, not a cell at a time). The cell above may be in the halo.
-  SH_HD real crossing(int i, int j, int k, real p, real z) const {
-    const int idx[3] = {i, j, k};
-    if (idx[axis] + offset + 1 >= n) return z;
-    const real q = phi(i + (axis == 0), j + (axis == 1), k + (axis == 2));
-    return q < ref ? z + dz * (p - ref) / (p - q) : z;
-  }
 };
+
+// The largest phi in each plane across `up` of the whole grid, bottom to top (every rank gets all
+// of them): one reduction per local plane, then one collective.
+std::vector<double> plane_maxima(const Exec& ex, const Decomposition& dec, const Field& phi,
+                                 int up) {
+  const Region in = phi.layout().interior();
+  const int offset = dec.offset()[up];
+  std::vector<double> local(dec.grid().n[up], -std::numeric_limits<double>::infinity());
+  const Measure m{phi.view(), Measure::volume, 1, 0, 0, 0, up, offset};
+  for (int k = in.lo[up]; k < in.hi[up]; ++k) {
+    Region plane = in;
+    plane.lo[up] = k, plane.hi[up] = k + 1;
+    local[k + offset] = reduce(ex, plane, MaxOp{}, m);
+  }
+  return dec.comm().max(local);
+}
+
+// The chimney's top from the planes' maxima (centres z0 + (k + 1/2) dz): the lowest run of planes
+// from the one holding `base` upwards whose maxima hold at least `threshold`, and where the maximum
+// falls through the threshold above it (linear between the centres, so the front moves smoothly,
+// not a plane at a time). A region detached above that run (the open top's decompaction) is not
+// the chimney's front. No such plane: base.
+real front_of(const std::vector<double>& peak, real threshold, real base, real z0, real dz) {
+  const int n = static_cast<int>(peak.size());
+  int k = std::clamp(static_cast<int>(std::floor((base - z0) / dz)), 0, n - 1);
+  while (k < n && !(peak[k] >= threshold)) ++k;
+  if (k == n) return base;
+  while (k + 1 < n && peak[k + 1] >= threshold) ++k;
+  const real z = z0 + (k + real(0.5)) * dz;
+  if (k + 1 == n) return z;
+  return z + dz * (peak[k] - threshold) / (peak[k] - peak[k + 1]);
+}
 
 }  // namespace
 
@@ -85,8 +106,9 @@ void ChimneyOptions::add_to(io::Schema& s) {
         "chimney_width (null: 2 phi0)")
       .above(0);
   s.add("hydromech.chimney.base", Type::number, nullptr,
-        "Height (along the up axis) the chimney rises from, e.g. a reservoir's top: its width is "
-        "measured halfway between this and the front (null: the domain's bottom)");
+        "Height (along the up axis) the chimney rises from, e.g. a reservoir's top: the front is "
+        "the top of the lowest run of planes from here upwards holding the threshold, the width "
+        "is measured halfway between this and the front (null: the domain's bottom)");
 }
 
 ChimneyOptions ChimneyOptions::from(const io::json& c) {
@@ -100,14 +122,11 @@ ChimneyStats chimney_stats(const Exec& ex, const Decomposition& dec, const Field
   const Comm& comm = dec.comm();
   const Region in = phi.layout().interior();
   const real dz = static_cast<real>(g.spacing(up)), z0 = static_cast<real>(g.origin[up]);
-  Measure m{phi.view(), Measure::above_height, 1, threshold, z0, dz, up, dec.offset()[up]};
-  m.n = g.n[up];
   ChimneyStats s;
-  const real top = comm.max(reduce(ex, in, MaxOp{}, m));
-  s.front = std::isfinite(top) ? top : base;
+  s.front = front_of(plane_maxima(ex, dec, phi, up), threshold, base, z0, dz);
   if (g.dims() < 2) return s;
   const real half = base + (s.front - base) / 2;
-  m.kind = Measure::in_plane;
+  Measure m{phi.view(), Measure::in_plane, 1, threshold, z0, dz, up, dec.offset()[up]};
   m.plane = static_cast<long long>(std::floor((half - z0) / dz));
   if (m.plane < 0 || m.plane >= g.n[up]) return s;
   const real cells = exact_sum(ex, comm, in, m);

@@ -29,7 +29,9 @@ struct ChimneyOptions {
 };
 
 struct ChimneyStats {
-  real front = 0;  // the highest cell centre along `up` with phi >= threshold (none: base)
+  // The top, along `up`, of the lowest run of planes from base upwards holding phi >= threshold,
+  // interpolated to where phi falls through it (none: base).
+  real front = 0;
   real width = 0;  // its width halfway between base and front (below)
 };
 

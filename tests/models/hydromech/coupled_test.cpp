@@ -216,6 +216,24 @@ TEST(CoupledChimney, FrontAtTheThresholdCrossingAndWidthAtHalfHeight) {
   r.model->refresh();
   EXPECT_NEAR(r.diagnostic("front_height"), 12.0, 1e-12);
   EXPECT_NEAR(r.diagnostic("chimney_width"), 2.0, 1e-12);
+
+  // A porous patch detached above the column (as the open top's decompaction makes) is not the
+  // front; a column detached from the base is (the run starts at its bottom).
+  for (int j = 0; j < L.n.y; ++j)
+    for (int i = 0; i < L.n.x; ++i) {
+      const double x = r.settings.grid.coordinate(Location::cell, 0, i);
+      const double z = r.settings.grid.coordinate(Location::cell, 1, j);
+      if (x < 2 && z > 16) v[L.index(i, j, 0)] = 0.1;
+    }
+  phi.from_host(v);
+  r.model->refresh();
+  EXPECT_NEAR(r.diagnostic("front_height"), 12.0, 1e-12);
+  for (int j = 0; j < L.n.y; ++j)
+    for (int i = 0; i < L.n.x; ++i)
+      if (r.settings.grid.coordinate(Location::cell, 1, j) < 5) v[L.index(i, j, 0)] = 0.01;
+  phi.from_host(v);
+  r.model->refresh();
+  EXPECT_NEAR(r.diagnostic("front_height"), 12.0, 1e-12);
 }
 
 // Maxwell shear rheology: a stiff elastic matrix (G dt >> eta_s) behaves as the viscous one; a
