@@ -20,8 +20,7 @@ namespace {
 
 constexpr int kSentTag = 1, kConsumedTag = 2, kSetupTag = 3;  // and kSetupTag + 1
 
-// What a neighbour shares once: its receive buffer, its two events, and where in its buffer each
-// of our messages (by tag) goes.
+// What a neighbour shares once per receive buffer: the buffer and its two events.
 struct PeerHandles {
   cudaIpcMemHandle_t recv;
   cudaIpcEventHandle_t sent, consumed;
@@ -30,8 +29,10 @@ struct PeerHandles {
 struct Peer {
   real* recv = nullptr;  // the neighbour's receive buffer, mapped here
   cudaEvent_t sent = nullptr, consumed = nullptr;
-  std::map<int, std::size_t> offset_of_tag;  // where our message with this tag lands there
 };
+
+// Where each of our messages lands in each neighbour's buffer: peer -> tag -> offset.
+using Landing = std::map<int, std::map<int, std::size_t>>;
 
 class IpcTransport final : public Transport {
  public:
@@ -57,15 +58,18 @@ class IpcTransport final : public Transport {
   TransportKind kind() const override { return TransportKind::ipc; }
 
   void start(const MessagePlan& plan, const real* send, real* recv) override {
-    // New buffers, or another field count (the offsets move): map and agree again.
-    if (recv != recv_ || plan.total != total_) setup(plan, recv);
+    // New buffers: map them. Another field count moves the messages' offsets only: they are
+    // agreed once per count and kept (a model that alternates counts, as the coupled one's
+    // viscosity updates between its iterations do, would otherwise map anew at every exchange).
+    if (recv != recv_) map(plan, recv);
+    const Landing& landing = landing_of(plan);
     cudaStream_t s = ex_.stream(Lane::boundary);
     // A neighbour's buffer is free once it has unpacked what we sent last time.
     if (!first_) wait_consumed();
     first_ = false;
     for (const auto& m : plan.sends) {
       Peer& p = peers_.at(m.peer);
-      check_cuda(cudaMemcpyAsync(p.recv + p.offset_of_tag.at(m.tag), send + m.offset,
+      check_cuda(cudaMemcpyAsync(p.recv + landing.at(m.peer).at(m.tag), send + m.offset,
                                  m.count * sizeof(real), cudaMemcpyDeviceToDevice, s),
                  "cudaMemcpyAsync (ipc)");
     }
@@ -87,8 +91,6 @@ class IpcTransport final : public Transport {
   }
 
  private:
-  // Shares handles and receive offsets with every neighbour (collective among neighbours: each
-  // calls it at the same exchange, when its buffers are new).
   // The neighbours have unpacked what we sent last (token), and our stream waits for it (event).
   void wait_consumed() {
     tokens(kConsumedTag);
@@ -96,7 +98,10 @@ class IpcTransport final : public Transport {
     for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.consumed, 0), "wait");
   }
 
-  void setup(const MessagePlan& plan, real* recv) {
+  // Shares the receive buffer and events with every neighbour and maps theirs (collective among
+  // neighbours: each calls it at the same exchange, when its buffers are new; the buffers only
+  // grow with the field count, which every rank sees in the same order).
+  void map(const MessagePlan& plan, real* recv) {
     if (!first_) {
       // The old mappings go: nothing of ours may still be in flight to them, nor theirs in use.
       wait_consumed();
@@ -105,8 +110,8 @@ class IpcTransport final : public Transport {
     drain();
     for (auto& [rank, p] : peers_) close(p);
     peers_.clear();
+    landing_.clear();
     recv_ = recv;
-    total_ = plan.total;
     first_ = true;
     PeerHandles mine{};
     check_cuda(cudaIpcGetMemHandle(&mine.recv, recv), "cudaIpcGetMemHandle");
@@ -116,42 +121,64 @@ class IpcTransport final : public Transport {
     neighbours_.clear();
     for (auto& [rank, p] : peers_) neighbours_.push_back(rank);
     incoming_.assign(neighbours_.size(), MPI_REQUEST_NULL);
-    // Per neighbour: its handles, and our receive offsets for its messages as (tag, offset)
-    // pairs (as many each way: the segments are symmetric). Nonblocking, in any order.
     std::map<int, PeerHandles> handles;
-    std::map<int, std::vector<long long>> ours, theirs;
-    std::vector<MPI_Request> reqs;
-    std::vector<int> peers;
-    for (auto& [rank, p] : peers_) {
-      for (const auto& m : plan.recvs)
-        if (m.peer == rank) ours[rank].insert(ours[rank].end(), {m.tag, (long long)m.offset});
-      theirs[rank].resize(ours[rank].size());
-      reqs.resize(reqs.size() + 4);
-      peers.insert(peers.end(), 4, rank);
-      MPI_Request* r = &reqs[reqs.size() - 4];
-      const int n = static_cast<int>(ours[rank].size());
-      check_mpi(MPI_Irecv(&handles[rank], sizeof(PeerHandles), MPI_BYTE, rank, kSetupTag, own_, r),
+    std::vector<MPI_Request> reqs(2 * neighbours_.size());
+    for (std::size_t n = 0; n < neighbours_.size(); ++n) {
+      const int rank = neighbours_[n];
+      check_mpi(MPI_Irecv(&handles[rank], sizeof(PeerHandles), MPI_BYTE, rank, kSetupTag, own_,
+                          &reqs[2 * n]),
                 "MPI_Irecv (ipc)");
-      check_mpi(MPI_Isend(&mine, sizeof mine, MPI_BYTE, rank, kSetupTag, own_, r + 1),
-                "MPI_Isend (ipc)");
-      check_mpi(MPI_Irecv(theirs[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, own_, r + 2),
-                "MPI_Irecv (ipc)");
-      check_mpi(MPI_Isend(ours[rank].data(), n, MPI_LONG_LONG, rank, kSetupTag + 1, own_, r + 3),
+      check_mpi(MPI_Isend(&mine, sizeof mine, MPI_BYTE, rank, kSetupTag, own_, &reqs[2 * n + 1]),
                 "MPI_Isend (ipc)");
     }
-    comm_.wait_all(reqs, "ipc setup", peers);
-    for (auto& [rank, p] : peers_) open(p, handles[rank], theirs[rank]);
+    comm_.wait_all(reqs, "ipc setup", twice(neighbours_));
+    for (auto& [rank, p] : peers_) open(p, handles[rank]);
   }
 
-  static void open(Peer& p, const PeerHandles& h, const std::vector<long long>& offsets) {
+  // Where our messages of this plan land at each neighbour: our receive offsets for each
+  // neighbour's messages as (tag, offset) pairs, traded once per plan size (collective among
+  // neighbours as map(): every rank meets a new field count at the same exchange, and the field
+  // count fixes each rank's plan size).
+  const Landing& landing_of(const MessagePlan& plan) {
+    const auto known = landing_.find(plan.total);
+    if (known != landing_.end()) return known->second;
+    std::map<int, std::vector<long long>> ours, theirs;
+    for (const auto& m : plan.recvs) ours[m.peer].insert(ours[m.peer].end(), {m.tag, (long long)m.offset});
+    std::vector<MPI_Request> reqs(2 * neighbours_.size());
+    for (std::size_t n = 0; n < neighbours_.size(); ++n) {
+      const int rank = neighbours_[n];
+      // As many each way: the segments are symmetric.
+      theirs[rank].resize(ours[rank].size());
+      const int count = static_cast<int>(ours[rank].size());
+      check_mpi(MPI_Irecv(theirs[rank].data(), count, MPI_LONG_LONG, rank, kSetupTag + 1, own_,
+                          &reqs[2 * n]),
+                "MPI_Irecv (ipc)");
+      check_mpi(MPI_Isend(ours[rank].data(), count, MPI_LONG_LONG, rank, kSetupTag + 1, own_,
+                          &reqs[2 * n + 1]),
+                "MPI_Isend (ipc)");
+    }
+    comm_.wait_all(reqs, "ipc setup", twice(neighbours_));
+    Landing& landing = landing_[plan.total];
+    for (const auto& [rank, pairs] : theirs)
+      for (std::size_t i = 0; i + 1 < pairs.size(); i += 2)
+        landing[rank][static_cast<int>(pairs[i])] = static_cast<std::size_t>(pairs[i + 1]);
+    return landing;
+  }
+
+  // Each rank twice (a receive and a send to it), for wait_all's report of who is late.
+  static std::vector<int> twice(const std::vector<int>& ranks) {
+    std::vector<int> r;
+    for (int rank : ranks) r.insert(r.end(), {rank, rank});
+    return r;
+  }
+
+  static void open(Peer& p, const PeerHandles& h) {
     void* mapped = nullptr;
     check_cuda(cudaIpcOpenMemHandle(&mapped, h.recv, cudaIpcMemLazyEnablePeerAccess),
                "cudaIpcOpenMemHandle");
     p.recv = static_cast<real*>(mapped);
     check_cuda(cudaIpcOpenEventHandle(&p.sent, h.sent), "cudaIpcOpenEventHandle");
     check_cuda(cudaIpcOpenEventHandle(&p.consumed, h.consumed), "cudaIpcOpenEventHandle");
-    for (std::size_t i = 0; i + 1 < offsets.size(); i += 2)
-      p.offset_of_tag[static_cast<int>(offsets[i])] = static_cast<std::size_t>(offsets[i + 1]);
   }
 
   void notify(int tag) {
@@ -186,9 +213,9 @@ class IpcTransport final : public Transport {
   Comm comm_;  // own_, with the run's timeout
   cudaEvent_t sent_ = nullptr, consumed_ = nullptr;
   real* recv_ = nullptr;
-  std::size_t total_ = 0;
   bool first_ = true;
   std::map<int, Peer> peers_;
+  std::map<std::size_t, Landing> landing_;  // by plan size, for the buffers mapped now
   std::vector<int> neighbours_;        // the ranks of peers_, in its order
   std::vector<MPI_Request> incoming_;  // a token from each neighbour (reused every exchange)
   std::vector<MPI_Request> pending_;
