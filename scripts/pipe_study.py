@@ -10,7 +10,7 @@ for snapshots too large to bring back from a GPU machine.
   pipe_study.py compare A.nc B.nc
       Every variable of two snapshots equal to the bit (exit 1 otherwise): a run split over ranks
       against one on a single rank.
-  pipe_study.py plot DIR [--out PNG] [--low PHI --base Z]
+  pipe_study.py plot DIR [--out PNG] [--low PHI --base Z] [--mark Z]
       The chimney's front height (and the porosity maximum's) against time from DIR/diagnostics.csv;
       with --low, also the front at that lower threshold in each snapshot of DIR/porosity.npz.
 """
@@ -76,18 +76,36 @@ def compare(args):
     return 1 if differ else 0
 
 
+def front_of(planes, threshold, base, dz):
+    """The chimney's front from the planes' maxima as staghorn's front_height finds it
+    (models/hydromech/porosity_stats.cpp): the top of the highest run of planes above base
+    holding the threshold, a run at the top that does not reach down to base left out."""
+    n = len(planes)
+    k0 = min(max(int(np.floor(base / dz)), 0), n - 1)
+    held = planes >= threshold
+    top = n - 1
+    if held[top]:
+        while top >= k0 and held[top]:
+            top -= 1
+        if top < k0:
+            return (n - 0.5) * dz
+    while top >= k0 and not held[top]:
+        top -= 1
+    if top < k0:
+        return base
+    return (top + 0.5) * dz + dz * (planes[top] - threshold) / (planes[top] - planes[top + 1])
+
+
 def snapshot_fronts(arrays, threshold, base):
-    """The highest cell centre above `base` whose horizontal plane holds phi >= threshold, per
-    snapshot of an extract's arrays (coarsened: the height to the coarse cells' centres)."""
+    """The front (front_of) in each snapshot of an extract's arrays (coarsened: from the coarse
+    cells' planes)."""
     dz = float(arrays["spacing"][-1])
     times, fronts = [], []
     for key in sorted(k for k in arrays.files if k.startswith("phi_")):
         phi = arrays[key].astype(np.float64)
-        z = (np.arange(phi.shape[0]) + 0.5) * dz
         planes = phi.reshape(phi.shape[0], -1).max(axis=1)
-        above = z[(planes >= threshold) & (z > base)]
         times.append(float(arrays["time_" + key[4:]]))
-        fronts.append(above.max() if above.size else base)
+        fronts.append(front_of(planes, threshold, base, dz))
     return times, fronts
 
 
@@ -108,6 +126,8 @@ def plot(args):
     if args.low and os.path.exists(npz):
         times, fronts = snapshot_fronts(np.load(npz), args.low, args.base)
         ax.plot(times, fronts, "o", label=f"front (phi >= {args.low}), snapshots")
+    if args.mark is not None:
+        ax.axhline(args.mark, color="grey", lw=0.8, ls=":", label=f"z = {args.mark}")
     ax.set_xlabel("time (compaction times)")
     ax.set_ylabel("height (compaction lengths)")
     ax.legend()
@@ -131,6 +151,8 @@ def main():
     g = sub.add_parser("plot")
     g.add_argument("dir")
     g.add_argument("--out", default="pipe_front.png")
+    g.add_argument("--mark", type=float, default=None,
+                   help="a horizontal line at this height (e.g. half the overburden)")
     g.add_argument("--low", type=float, default=0.0,
                    help="also the front at this lower threshold, from DIR/porosity.npz (3-D)")
     g.add_argument("--base", type=float, default=0.0, help="the chimney's base height")
