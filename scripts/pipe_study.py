@@ -78,22 +78,20 @@ def compare(args):
 
 def front_of(planes, threshold, base, dz):
     """The chimney's front from the planes' maxima as staghorn's front_height finds it
-    (models/hydromech/porosity_stats.cpp): the top of the highest run of planes above base
-    holding the threshold, a run at the top that does not reach down to base left out."""
+    (models/hydromech/porosity_stats.cpp): the top of the first run of planes from base upwards
+    holding the threshold; what is detached above it is not the chimney."""
     n = len(planes)
-    k0 = min(max(int(np.floor(base / dz)), 0), n - 1)
-    held = planes >= threshold
-    top = n - 1
-    if held[top]:
-        while top >= k0 and held[top]:
-            top -= 1
-        if top < k0:
-            return (n - 0.5) * dz
-    while top >= k0 and not held[top]:
-        top -= 1
-    if top < k0:
+    k = min(max(int(np.floor(base / dz)), 0), n - 1)
+    while k < n and not planes[k] >= threshold:
+        k += 1
+    if k == n:
         return base
-    return (top + 0.5) * dz + dz * (planes[top] - threshold) / (planes[top] - planes[top + 1])
+    while k + 1 < n and planes[k + 1] >= threshold:
+        k += 1
+    z = (k + 0.5) * dz
+    if k + 1 == n:
+        return z
+    return z + dz * (planes[k] - threshold) / (planes[k] - planes[k + 1])
 
 
 def snapshot_fronts(arrays, threshold, base):

@@ -51,25 +51,21 @@ std::vector<double> plane_maxima(const Exec& ex, const Decomposition& dec, const
   return dec.comm().max(local);
 }
 
-// The chimney's top from the planes' maxima (centres z0 + (k + 1/2) dz), over the planes from the
-// one holding `base` upwards: the top of the highest run of planes whose maxima hold at least
-// `threshold`, where the maximum falls through the threshold above it (linear between the centres,
-// so the front moves smoothly, not a plane at a time). A wave detached from the base is followed;
-// a run that holds the top plane but not the base is the open top's decompaction, not the front
-// (a run from base to top: the top). No such plane: base.
+// The chimney's top from the planes' maxima (centres z0 + (k + 1/2) dz): the chimney is the run of
+// planes holding at least `threshold` that starts at the first such plane from the one holding
+// `base` upwards; its front is where the maximum falls through the threshold above the run (linear
+// between the centres, so the front moves smoothly, not a plane at a time). What is detached above
+// it (a wave pinched off from the chimney, the open top's decompaction) is not its front. No such
+// plane: base.
 real front_of(const std::vector<double>& peak, real threshold, real base, real z0, real dz) {
   const int n = static_cast<int>(peak.size());
-  const int k0 = std::clamp(static_cast<int>(std::floor((base - z0) / dz)), 0, n - 1);
-  auto held = [&](int k) { return peak[k] >= threshold; };
-  int top = n - 1;  // the highest plane a front may end in
-  if (held(top)) {
-    while (top >= k0 && held(top)) --top;
-    if (top < k0) return z0 + (n - real(0.5)) * dz;  // one run from base to top
-  }
-  while (top >= k0 && !held(top)) --top;
-  if (top < k0) return base;
-  const real z = z0 + (top + real(0.5)) * dz;
-  return z + dz * (peak[top] - threshold) / (peak[top] - peak[top + 1]);
+  int k = std::clamp(static_cast<int>(std::floor((base - z0) / dz)), 0, n - 1);
+  while (k < n && !(peak[k] >= threshold)) ++k;
+  if (k == n) return base;
+  while (k + 1 < n && peak[k + 1] >= threshold) ++k;
+  const real z = z0 + (k + real(0.5)) * dz;
+  if (k + 1 == n) return z;
+  return z + dz * (peak[k] - threshold) / (peak[k] - peak[k + 1]);
 }
 
 }  // namespace
@@ -112,9 +108,9 @@ void ChimneyOptions::add_to(io::Schema& s) {
       .above(0);
   s.add("hydromech.chimney.base", Type::number, nullptr,
         "Height (along the up axis) the chimney rises from, e.g. a reservoir's top: the front is "
-        "the top of the highest run of planes above it holding the threshold (one that holds the "
-        "top plane but not this one is the open top's decompaction, not the front), the width is "
-        "measured halfway between this and the front (null: the domain's bottom)");
+        "the top of the first run of planes from here upwards holding the threshold (what is "
+        "detached above it is not the chimney), the width is measured halfway between this and "
+        "the front (null: the domain's bottom)");
 }
 
 ChimneyOptions ChimneyOptions::from(const io::json& c) {

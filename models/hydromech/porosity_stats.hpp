@@ -29,8 +29,8 @@ struct ChimneyOptions {
 };
 
 struct ChimneyStats {
-  // The top, along `up`, of the highest run of planes above base holding phi >= threshold that
-  // is not the open top's decompaction, interpolated to where phi falls through it (none: base).
+  // The top, along `up`, of the first run of planes from base upwards holding phi >= threshold,
+  // interpolated to where the planes' maximum falls through it (none: base).
   real front = 0;
   real width = 0;  // its width halfway between base and front (below)
 };
