@@ -143,7 +143,8 @@ class IpcTransport final : public Transport {
     const auto known = landing_.find(plan.total);
     if (known != landing_.end()) return known->second;
     std::map<int, std::vector<long long>> ours, theirs;
-    for (const auto& m : plan.recvs) ours[m.peer].insert(ours[m.peer].end(), {m.tag, (long long)m.offset});
+    for (const auto& m : plan.recvs)
+      ours[m.peer].insert(ours[m.peer].end(), {m.tag, (long long)m.offset});
     std::vector<MPI_Request> reqs(2 * neighbours_.size());
     for (std::size_t n = 0; n < neighbours_.size(); ++n) {
       const int rank = neighbours_[n];
@@ -216,8 +217,8 @@ class IpcTransport final : public Transport {
   bool first_ = true;
   std::map<int, Peer> peers_;
   std::map<std::size_t, Landing> landing_;  // by plan size, for the buffers mapped now
-  std::vector<int> neighbours_;        // the ranks of peers_, in its order
-  std::vector<MPI_Request> incoming_;  // a token from each neighbour (reused every exchange)
+  std::vector<int> neighbours_;             // the ranks of peers_, in its order
+  std::vector<MPI_Request> incoming_;       // a token from each neighbour (reused every exchange)
   std::vector<MPI_Request> pending_;
 };
 
