@@ -59,7 +59,8 @@ std::vector<double> plane_maxima(const Exec& ex, const Decomposition& dec, const
 // plane: base.
 real front_of(const std::vector<double>& peak, real threshold, real base, real z0, real dz) {
   const int n = static_cast<int>(peak.size());
-  int k = std::clamp(static_cast<int>(std::floor((base - z0) / dz)), 0, n - 1);
+  // Clamped before the conversion: a base far outside the grid is its first or last plane.
+  int k = static_cast<int>(std::clamp(std::floor((base - z0) / dz), 0.0, double(n - 1)));
   while (k < n && !(peak[k] >= threshold)) ++k;
   if (k == n) return base;
   while (k + 1 < n && peak[k + 1] >= threshold) ++k;

@@ -185,7 +185,7 @@ TEST(CoupledVolumes, SolidAndFluidBalancedByWhatCrossesTheSidesOverAHundredSteps
   RecordProperty("balance", record);
   std::printf("%s\n", record);
   EXPECT_GT(entered, 1e3 * fluid_bound);  // fluid does cross the sides
-  EXPECT_GT(v_max, 0);                                // and the solid carries porosity
+  EXPECT_GT(v_max, 0);                    // and the solid carries porosity
   const double roundoff = 1e-12 * fluid0;
   EXPECT_LE(std::fabs(fluid_gap), fluid_bound + roundoff);
   EXPECT_LE(std::fabs(solid_gap), solid_bound + 1e-12 * solid0);
@@ -296,8 +296,8 @@ TEST(CoupledDamping, StrongDecompactionWeakeningConvergesWithinSixtyNz) {
   const long long iterations = r.run();
   RecordProperty("iterations", static_cast<int>(iterations));
   EXPECT_LE(iterations, 60 * nz);
-  for (const char* e : {"residual_momentum_x", "residual_momentum_z", "residual_solid_mass",
-                        "residual_fluid_mass"})
+  for (const char* e :
+       {"residual_momentum_x", "residual_momentum_z", "residual_solid_mass", "residual_fluid_mass"})
     EXPECT_LT(r.diagnostic(e), 1e-5) << e;
 }
 
@@ -355,10 +355,10 @@ TEST(CoupledConfig, TwoPhaseNamesWhatItRefuses) {
                     "hydromech.coupled.bulk_power_law"));
   EXPECT_TRUE(names(refused([](io::json& c) {
                       c["hydromech"]["materials"]["phases"] = {{{"shape", "layer"},
-                                                                 {"normal", {0, 1, 0}},
-                                                                 {"from", 30},
-                                                                 {"to", 40},
-                                                                 {"porosity", 0.03}}};
+                                                                {"normal", {0, 1, 0}},
+                                                                {"from", 30},
+                                                                {"to", 40},
+                                                                {"porosity", 0.03}}};
                     }),
                     "hydromech.materials.phases[0]"));
   EXPECT_TRUE(names(refused([](io::json& c) {
@@ -393,10 +393,16 @@ io::json small_pipe(const std::string& predictor, bool level) {
             {"boundary", {{"x_lo", {{"type", "closed"}}}, {"x_hi", {{"type", "closed"}}}}},
             {"materials",
              {{"phases",
-               {{{"shape", "layer"}, {"normal", {0, 1, 0}}, {"from", -1.0}, {"to", 3.0},
+               {{{"shape", "layer"},
+                 {"normal", {0, 1, 0}},
+                 {"from", -1.0},
+                 {"to", 3.0},
                  {"porosity", 0.06}}}}}},
             {"initial",
-             {{"type", "gaussian"}, {"amplitude", 1.0}, {"sigma", 0.4}, {"center", {4.0, 3.0, 0.0}}}}}}};
+             {{"type", "gaussian"},
+              {"amplitude", 1.0},
+              {"sigma", 0.4},
+              {"center", {4.0, 3.0, 0.0}}}}}}};
 }
 
 // The level correction at a step's start shifts p and pf by the one constant that zeroes the
@@ -425,8 +431,10 @@ TEST(CoupledAcceleration, SameStepsInFewerIterations) {
   RecordProperty("plain", static_cast<int>(plain_iterations));
   RecordProperty("accelerated", static_cast<int>(fast_iterations));
   EXPECT_LT(fast_iterations, 0.7 * plain_iterations);
-  const std::vector<real> a = interior_values(plain.model->phi()), b = interior_values(fast.model->phi());
-  const std::vector<real> pa = interior_values(plain.model->Pf()), pb = interior_values(fast.model->Pf());
+  const std::vector<real> a = interior_values(plain.model->phi()),
+                          b = interior_values(fast.model->phi());
+  const std::vector<real> pa = interior_values(plain.model->Pf()),
+                          pb = interior_values(fast.model->Pf());
   double dphi = 0, dpf = 0, pf_range = 0;
   for (std::size_t q = 0; q < a.size(); ++q) {
     dphi = std::max(dphi, std::fabs(double(a[q] - b[q])));
