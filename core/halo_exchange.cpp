@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "core/comm.hpp"
 #include "core/for_each.hpp"
@@ -108,11 +109,19 @@ Region HaloExchange::recv_region(const Layout& l, Int3 d) {
 }
 
 HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex,
-                           bool corners)
+                           bool corners, Int3 filled)
     : dec_(dec),
       layout_(layout),
       ex_(ex),
+      filled_(filled),
       transport_(ex.network() ? ex.network()->transport() : make_mpi_transport(dec.comm(), ex)) {
+  const int me = dec.comm().rank();
+  for (int a = 0; a < 3; ++a) {
+    Int3 d{0, 0, 0};
+    d[a] = 1;
+    if (filled[a] && dec.neighbor(d) != me)
+      throw std::logic_error("HaloExchange: a filled axis must be periodic onto the block itself");
+  }
   std::vector<int> index_of(27, -1);
   for (int z = -1; z <= 1; ++z)
     for (int y = -1; y <= 1; ++y)
@@ -124,6 +133,9 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
         for (int a = 0; a < 3; ++a) active = active && (d[a] == 0 || layout.h[a] > 0);
         const int peer = dec.neighbor(d);
         if (!active || peer == MPI_PROC_NULL) continue;
+        bool only_filled = true;  // every axis it crosses is filled by the caller: no message
+        for (int a = 0; a < 3; ++a) only_filled = only_filled && (d[a] == 0 || filled[a]);
+        if (only_filled) continue;
         Segment s{d, peer, -1, send_region(layout, d), recv_region(layout, d), cells_per_field_};
         cells_per_field_ += static_cast<std::size_t>(s.send.size());
         index_of[dir_index(d)] = static_cast<int>(segs_.size());
@@ -139,7 +151,7 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
 Int3 HaloExchange::axes() const {
   Int3 a;
   for (const auto& s : segs_)
-    for (int d = 0; d < 3; ++d) a[d] = a[d] || s.dir[d] != 0;
+    for (int d = 0; d < 3; ++d) a[d] = a[d] || (s.dir[d] != 0 && !filled_[d]);
   return a;
 }
 

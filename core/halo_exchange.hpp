@@ -15,10 +15,14 @@ namespace staghorn {
 // boundary lane, segment by segment with every field's slab of a segment side by side, so that
 // one message per neighbour and segment (tagged with its direction) carries all fields. The
 // transport is the run's Network's (Exec::network(); MPI on host memory without one). A periodic
-// axis held by one rank exchanges with itself through the same segments.
+// axis held by one rank exchanges with itself through the same segments, unless the caller fills
+// that axis's halo itself (`filled`: a kernel that writes each boundary value's periodic images):
+// then the segments that stay on the rank along filled axes are left out, and only the others
+// (those that also cross an axis split over ranks) travel.
 class HaloExchange {
  public:
-  HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex, bool corners = true);
+  HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex, bool corners = true,
+               Int3 filled = {0, 0, 0});
 
   // Blocking exchange: on return every halo cell with an owner holds the owner's value (for work
   // queued after it on either lane).
@@ -38,7 +42,9 @@ class HaloExchange {
   int segments() const { return static_cast<int>(segs_.size()); }
   // True if some segment goes to another rank (otherwise all is local copies: nothing to hide).
   bool remote() const { return remote_; }
-  // 1 along the axes some segment crosses: a boundary shell for begin()/end() must cover them.
+  // 1 along the axes whose boundary shell begin()/end() need computed first: those some segment
+  // crosses, except filled axes (every segment left also crosses an axis that is not filled, and
+  // its send region lies in that axis's shell).
   Int3 axes() const;
   const Layout& layout() const { return layout_; }
   TransportKind transport() const { return transport_->kind(); }
@@ -70,6 +76,7 @@ class HaloExchange {
   const Decomposition& dec_;
   Layout layout_;
   Exec ex_;
+  Int3 filled_;
   std::vector<Segment> segs_;
   std::size_t cells_per_field_ = 0;
   bool remote_ = false;       // some segment goes to another rank (else all is local copies)

@@ -242,8 +242,9 @@ struct Substep {
   }
 };
 
-// On one rank the tiled (CUDA) and pencil (CPU) kernels write each new value into the halo cells
-// that are its periodic images, which replaces the halo exchange there (Mhd's constructor).
+// Along the axes held by one rank the tiled (CUDA) and pencil (CPU) kernels write each new value
+// into the halo cells that are its periodic images, which replaces the halo exchange along them
+// (Mhd's constructor).
 // Where the periodic image of cell c lies along an axis of n cells whose halo (R deep) is the
 // block's own opposite side (n = 0: no images along it): c + n for the first R cells, c - n for the
 // last R, else nowhere (0).

@@ -60,26 +60,26 @@ bool tiled_order(int order) {
 }
 
 // The axes along which the tiled (CUDA) or pencil (CPU) kernel writes the halo itself (their
-// extents; else 0): with no remote segment, every exchanged axis is periodic onto the block
-// itself, and a halo cell is just the periodic image of a boundary cell. The exchange's ~400 small
-// pack/unpack launches cost 1.2-1.8 ms per stage at 256^3 on one H100 and, hidden behind the
-// tiled kernel, can only run on SMs its blocks leave (one block takes an SM's registers); on the
-// CPU the exchange's pack and unpack passes over the halo (a third of the cells at 64^3) cost a
-// large share of a step; writing the images from the kernel costs a few stores per boundary cell
-// and gives the same bits.
-Int3 self_images(const HaloExchange& halo, const Layout& l, bool tiled_kernel) {
-  const Int3 none{0, 0, 0};
-  if (!tiled_kernel || halo.remote() || halo.segments() == 0) return none;
-  const Int3 axes = halo.axes();
-  Int3 w = none;
+// extents; else 0): those periodic onto the block itself (held by one rank), where a halo cell is
+// just the periodic image of a boundary cell. Only the axes split over ranks are then exchanged,
+// with a boundary shell along them alone. The exchange's ~400 small pack/unpack launches of a
+// self-exchange can only run on SMs the tiled kernel's blocks leave (one block takes an SM's
+// registers), and its shell slabs along every axis are thin launches of their own; on the CPU the
+// pack and unpack passes over the halo (a third of the cells at 64^3) cost a large share of a
+// step. Writing the images from the kernel costs a few stores per boundary cell and gives the same
+// bits (docs/exchange.md).
+Int3 self_images(const Decomposition& dec, const Layout& l, bool writes_images) {
+  Int3 w{0, 0, 0};
+  if (!writes_images) return w;
   for (int a = 0; a < 3; ++a) {
-    if (!axes[a]) continue;
-    if (l.n[a] < 2 * l.h[a]) return none;  // a cell would have two images along the axis
-    w[a] = l.n[a];
+    Int3 d{0, 0, 0};
+    d[a] = 1;
+    const bool own_side = l.h[a] > 0 && dec.neighbor(d) == dec.comm().rank();
+    // Thinner than two halos, a cell would have two images along the axis: exchanged instead.
+    if (own_side && l.n[a] >= 2 * l.h[a]) w[a] = l.n[a];
   }
   return w;
 }
-
 }  // namespace
 
 Mhd::Mhd(const ModelContext& ctx) : Mhd(ctx, Options::from(ctx.config)) {}
@@ -98,13 +98,14 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
       f_(make_fields(layout_, ex_.backend(), vars(), "")),
       next_(make_fields(layout_, ex_.backend(), vars(), "_next")),
       w_(make_fields(layout_, ex_.backend(), vars(), "_w")),
+      images_(self_images(ctx.dec, layout_,
+                          pencils_ || (tiled_ && ex_.on_device() && tiled_order(order_)))),
       halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true),  // mixed derivatives read the edges
-      split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
+      stage_halo_(ctx.dec, layout_, ctx.exec, /*corners=*/true, images_),
+      split_(split_for(stage_halo_, layout_.interior(), ctx.boundary_width())),
       // Periodic boxes copy 8 fields' 3-cell halos to themselves even on one rank: worth hiding
       // behind the generic kernel too (a 256^3 step on one H100: 26.0 ms hidden, 31.3 not).
-      hide_(ctx.hide_communication() && halo_.segments() > 0),
-      images_(self_images(halo_, layout_,
-                          pencils_ || (tiled_ && ex_.on_device() && tiled_order(order_)))),
+      hide_(ctx.hide_communication() && stage_halo_.segments() > 0),
       rk_(opt.rk3),
       force_f0_(opt.forcing.amplitude),
       force_kf_(opt.forcing.k),
@@ -120,6 +121,13 @@ Mhd::Mhd(const ModelContext& ctx, const Options& opt)
 const char* Mhd::kernel() const {
   if (pencils_) return "pencil";
   return tiled_ && ex_.on_device() && tiled_order(order_) ? "tiled" : "generic";
+}
+
+const char* Mhd::halo_mode() const {
+  const bool images = images_ != Int3{0, 0, 0};
+  if (stage_halo_.segments() == 0) return images ? "images" : "exchange";
+  if (images) return hide_ ? "images+hidden" : "images+exchange";
+  return hide_ ? "hidden" : "exchange";
 }
 
 std::vector<const Field*> Mhd::output_fields() const {
@@ -173,15 +181,13 @@ void Mhd::stage_with(int index, real alpha, real beta, real dt) {
     else
       run_stage<Order, false>(args, r, lane, images);
   };
-  if (images_ != Int3{0, 0, 0}) {  // one rank, tiled kernel: it fills the halos itself
+  if (stage_halo_.segments() == 0) {  // the kernel's images fill every halo: nothing to exchange
     timed_compute(ex_, Lane::inner, [&] { update(split_.interior, Lane::inner, images_); });
     ex_.order(Lane::inner, Lane::boundary);  // complete for what follows on either lane
     return;
   }
-  update_and_exchange(ex_, halo_, split_, fields_.next_unknowns(), hide_,
-                      [&](const Region& r, Lane lane) {
-                        update(r, lane, Int3{0, 0, 0});
-                      });
+  update_and_exchange(ex_, stage_halo_, split_, fields_.next_unknowns(), hide_,
+                      [&](const Region& r, Lane lane) { update(r, lane, images_); });
 }
 
 template <int Order, bool Entropy>

@@ -56,12 +56,13 @@ class Mhd final : public Model, public rk3::Problem {
   int order() const { return order_; }
   // The stage kernel that runs: "tiled" (CUDA), "pencil" (CPU) or "generic".
   const char* kernel() const;
-  // How a stage fills the halo: "images" (one rank, tiled or pencil kernel: it writes the periodic
-  // images itself), "hidden" (boundary shell first, exchanged behind the inner region) or
-  // "exchange" (after the whole interior).
-  const char* halo_mode() const {
-    return images_ != Int3{0, 0, 0} ? "images" : (hide_ ? "hidden" : "exchange");
-  }
+  // How a stage fills the halo: "images" (the tiled or pencil kernel writes every periodic image
+  // itself: one rank), "hidden" (boundary shell first, exchanged behind the inner region) or
+  // "exchange" (after the whole interior); "images+hidden" and "images+exchange" where the kernel
+  // writes the images along the axes held by one rank and the other axes are exchanged.
+  const char* halo_mode() const;
+  // The axes whose halo the stage kernel writes as periodic images (their extents; else 0).
+  Int3 image_axes() const { return images_; }
 
  private:
   Mhd(const ModelContext& ctx, const Options& opt);
@@ -88,10 +89,11 @@ class Mhd final : public Model, public rk3::Problem {
   Physics ph_;
   std::vector<Field> f_, next_, w_;  // state, the next stage's state, RK3 registers
   FieldTable fields_;  // f_ (written, restarted, exchanged each stage into next_)
-  HaloExchange halo_;
+  Int3 images_;  // axes along which the stage kernel writes the halo itself (extents; else 0)
+  HaloExchange halo_;        // every segment: refresh()
+  HaloExchange stage_halo_;  // the segments the stage kernel's images leave: each stage
   ShellSplit split_;
   bool hide_;
-  Int3 images_;  // axes along which the stage kernel writes the halo itself (extents; else 0)
   rk3::Options rk_;
   // Forcing: amplitude f0, shell |k| in kf +- 1/2 (in units of 2 pi / L), helicity sigma.
   real force_f0_, force_kf_, force_sigma_;

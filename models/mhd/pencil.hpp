@@ -14,7 +14,8 @@
 // update) does not vectorise. Each cell's arithmetic is the generic kernel's, expression for
 // expression and in the same order, and nothing is contracted into FMAs, so the two give the same
 // bits (mhd_pencil_parity_test) and a cell's result does not depend on the rows or segments it
-// falls in (rank counts, the boundary shell). On one rank it also writes the periodic halo images.
+// falls in (rank counts, the boundary shell). Along the axes held by one rank it also writes the
+// periodic halo images.
 
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
@@ -26,7 +27,7 @@ namespace staghorn::mhd {
 // compiler in every build (its CPU clones are gcc attributes, which nvcc's front end does not
 // take).
 // wrap: as launch_tiled's (tiled.hpp), the extents of the axes along which the kernel also writes
-// each new value into the halo cells that are its periodic images (one rank: no exchange).
+// each new value into the halo cells that are its periodic images (no exchange along them).
 template <int Order, bool Entropy>
 void run_pencils(const StageArgs& a, const Region& r, Int3 wrap = {0, 0, 0});
 

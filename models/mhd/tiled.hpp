@@ -17,8 +17,8 @@
 // strides for each of its ~300 loads per cell).
 // At order 6 with entropy: 227 KB of shared memory and 255 registers per thread, no spills, so one
 // block (8 warps) per SM; 0.363 ns per cell and RK3 step on an H100 (docs/models/mhd.md).
-// On one rank the kernel also writes the periodic images of the boundary cells into the halo
-// (launch_tiled's wrap), which replaces the halo exchange there.
+// Along the axes held by one rank the kernel also writes the periodic images of the boundary cells
+// into the halo (launch_tiled's wrap), which replaces the halo exchange along them.
 // The derivatives are the generic kernel's operators (core/derivatives.hpp, operators.hpp) term
 // for term and in the same order; the pointwise physics is the same rates() and the 2N update the
 // same expression, so the result agrees with the generic kernel to rounding (docs/models/mhd.md).

@@ -7,6 +7,12 @@
 // nothing.
 // Each timing is the median over whole RK3 steps of three stage launches (the first reads no w,
 // the last writes none), per stage.
+// On CUDA it then times the tiled stage on the block one rank of a z split holds (n x n x n/2,
+// periodic x and y on the rank) in the boundary-shell layouts a run can take: the whole block
+// with images along x and y (no shell: what the block costs alone), a shell of two z slabs on the
+// boundary stream beside the inner region, images along x and y (`images+hidden`, the layout of a
+// z split), and the six slabs of a shell along every axis with no images (every axis exchanged:
+// the layout before images served the axes held by one rank). Exchanges are not included.
 // Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=64]
 //   chunk: cells along z per block of the tiled kernel.
 #include <algorithm>
@@ -23,6 +29,7 @@
 #include "core/field.hpp"
 #include "core/for_each.hpp"
 #include "core/timer.hpp"
+#include "core/overlap.hpp"
 #include "models/mhd/kernels.hpp"
 #include "models/mhd/pencil.hpp"
 #if defined(__CUDACC__)
@@ -187,6 +194,44 @@ void run(const Exec& ex, int n, int steps, int chunk) {
   }
 }
 
+#if defined(__CUDACC__)
+// The tiled stage on a z split's block (n x n x n/2) in three shell layouts (the header); per
+// stage, beside the whole block's time.
+template <bool Entropy>
+void shell_layouts(const Exec& ex, int n, int steps, int chunk) {
+  constexpr int kVars = Entropy ? kMaxVars : kMaxVars - 1;
+  const Layout layout{{n, n, n / 2}, {kHalo, kHalo, kHalo}};
+  State s(layout, ex.backend(), kVars);
+  const StageArgs a = s.args(6.283185307179586 / n);
+  const Int3 images{n, n, 0};
+  const ShellSplit z_shell = split_shell(layout.interior(), {0, 0, kHalo});
+  // The run's default shell width ({16, 2, 2}) raised to the halo, as split_for does.
+  const ShellSplit all_axes = split_shell(layout.interior(), {16, kHalo, kHalo});
+  auto timed = [&](const ShellSplit& split, Int3 wrap) {
+    s.reset_w();
+    return seconds_per_stage(ex, a, steps, [&](const StageArgs& st) {
+      ex.order(Lane::inner, Lane::boundary);
+      for (const Region& r : split.shell)
+        launch_tiled<kOrder, Entropy>(ex.stream(Lane::boundary), r, st, chunk, wrap);
+      launch_tiled<kOrder, Entropy>(ex.stream(Lane::inner), split.inner, st, chunk, wrap);
+      ex.order(Lane::boundary, Lane::inner);
+    });
+  };
+  const double whole = timed({layout.interior(), {}, layout.interior()}, images);
+  const double z = timed(z_shell, images), six = timed(all_axes, {0, 0, 0});
+  const double cells = double(n) * n * (n / 2);
+  std::printf("  z split's block %dx%dx%d, tiled stage by shell layout (no exchange):\n", n, n,
+              n / 2);
+  auto line = [&](const char* name, std::size_t slabs, double t) {
+    std::printf("    %-34s %zu slabs  %.4f ms/stage  %.4f ns/cell/step  %.3f x the whole block\n",
+                name, slabs, t * 1e3, 3 * t / cells * 1e9, t / whole);
+  };
+  line("whole block, images x y", 0, whole);
+  line("z shell, images x y (images+hidden)", z_shell.shell.size(), z);
+  line("shell along x y z, no images", all_axes.shell.size(), six);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,5 +245,13 @@ int main(int argc, char** argv) {
     run<false>(ex, n, steps, chunk);
   else
     run<true>(ex, n, steps, chunk);
+#if defined(__CUDACC__)
+  if (ex.on_device()) {
+    if (isothermal)
+      shell_layouts<false>(ex, n, steps, chunk);
+    else
+      shell_layouts<true>(ex, n, steps, chunk);
+  }
+#endif
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,13 @@ struct Case {
 };
 
 // Runs the exchange for one case and returns every wrong halo or interior cell (empty if none).
-std::string run_case(const Case& c, int halo, bool corners) {
+// `filled`: axes whose self-periodic halo the exchange leaves to the caller (on `dims` given as a
+// process grid that holds them on one rank).
+std::string run_case(const Case& c, int halo, bool corners, Int3 filled = {0, 0, 0},
+                     Int3 dims = {0, 0, 0}) {
   const Comm world;
   const bool flat = c.local.z == 1;
-  const Int3 dims = process_grid(world.size(), flat);
+  if (dims == Int3{0, 0, 0}) dims = process_grid(world.size(), flat);
   Grid grid;
   grid.n = {c.local.x * dims.x, c.local.y * dims.y, c.local.z * dims.z};
   grid.periodic = c.periodic;
@@ -74,7 +78,7 @@ std::string run_case(const Case& c, int halo, bool corners) {
     fields.back()->from_host(v);
   }
 
-  HaloExchange hx(dec, layout, ex, corners);
+  HaloExchange hx(dec, layout, ex, corners, filled);
   // First one field, then all three (the buffers grow), then all again (the buffers are reused).
   hx.exchange({fields[0].get()});
   std::vector<Field*> all;
@@ -94,12 +98,13 @@ std::string run_case(const Case& c, int halo, bool corners) {
         for (int i = r.lo.x; i < r.hi.x; ++i) {
           const Int3 loc{i, j, k};
           Int3 g;
-          int outside = 0;
+          int outside = 0, outside_unfilled = 0;
           bool owned = true;
           for (int a = 0; a < 3; ++a) {
             g[a] = dec.offset()[a] + loc[a];
             if (loc[a] >= 0 && loc[a] < layout.n[a]) continue;
             ++outside;
+            if (!filled[a]) ++outside_unfilled;
             if (g[a] < 0 || g[a] >= grid.n[a]) {
               if (grid.periodic[a])
                 g[a] = (g[a] + grid.n[a]) % grid.n[a];
@@ -108,6 +113,7 @@ std::string run_case(const Case& c, int halo, bool corners) {
             }
           }
           if (!corners && outside > 1) owned = false;
+          if (outside > 0 && outside_unfilled == 0) owned = false;  // the caller's to fill
           const real got = v[layout.index(i, j, k)];
           const bool ok = owned ? got == unique_value(f, g) : std::isnan(got);
           if (ok) continue;
@@ -145,6 +151,29 @@ TEST_P(HaloExchangeTest, FillsEveryHaloCellThatHasAnOwner) {
 INSTANTIATE_TEST_SUITE_P(AllCases, HaloExchangeTest,
                          ::testing::Combine(::testing::Range(0, 6), ::testing::Values(1, 2),
                                             ::testing::Bool()));
+
+// A z split with x and y periodic on each rank, x and y filled by the caller (as the MHD kernels
+// write periodic images): the exchange leaves the halo that lies outside along x or y alone and
+// fills everything outside along z, its edges and corners with x and y included.
+TEST(HaloExchangeFilled, LeavesTheFilledAxesAndFillsWhatCrossesTheOthers) {
+  const Comm world;
+  const Case c{"3-D periodic, z split", {6, 5, 4}, {true, true, true}};
+  const Int3 dims{1, 1, world.size()};
+  EXPECT_EQ(run_case(c, 2, true, {6, 5, 0}, dims), "");
+  EXPECT_EQ(run_case(c, 1, true, {6, 0, 0}, dims), "");
+  Grid grid;
+  grid.n = {6, 5, 4 * world.size()};
+  grid.periodic = {true, true, true};
+  const Decomposition dec(grid, world, dims, 2);
+  const Layout l{dec.local_cells(), {2, 2, 2}};
+  const HaloExchange hx(dec, l, Exec::cpu(), true, {6, 5, 0});
+  EXPECT_EQ(hx.segments(), 18);                // the 9 of each z side
+  EXPECT_EQ(hx.axes(), (Int3{0, 0, 1}));       // a shell along z alone holds what they send
+  EXPECT_EQ(hx.remote(), world.size() > 1);
+  // An axis split over ranks cannot be the caller's to fill.
+  if (world.size() > 1) EXPECT_THROW(HaloExchange(dec, l, Exec::cpu(), true, {0, 0, 4}),
+                                     std::logic_error);
+}
 
 TEST(HaloExchangeSegments, CountsSidesEdgesAndCorners) {
   const Comm self(MPI_COMM_SELF);

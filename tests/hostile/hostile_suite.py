@@ -61,6 +61,8 @@ SMALL_MHD = [MHD] + BASE + sets("grid.n=[16,16,16]", "time.steps=2")
 SMALL_STOKES = [STOKES] + BASE + sets("grid.n=[16,16,1]", "time.steps=1")
 SMALL_HYDRO = [HYDRO] + BASE + sets("grid.n=[16,32,1]", "time.steps=2")
 SMALL_COUPLED = [COUPLED] + BASE + sets("grid.n=[16,32,1]", "time.steps=1")
+PIPE = f"{EX}/hydromech/examples/hydromech2d_pipe_small.json"  # the two-phase physics
+SMALL_PIPE = [PIPE] + BASE + sets("grid.n=[16,32,1]", "time.steps=1")
 
 
 class Case:
@@ -280,6 +282,17 @@ add(Case("mhd_order_odd", SMALL_MHD + sets("mhd.order=3"), 1, r"mhd\.order", unt
 add(Case("mhd_bounded_axis", SMALL_MHD + sets("grid.periodic=[false,true,true]"), 1,
          r"grid\.periodic\[0\]: the mhd model supports periodic axes only", untouched=True,
          setup=populated_out))
+# The coupled two-phase physics' parameters (refused before anything is written, by key).
+add(Case("coupled_phi0_one", SMALL_PIPE + sets("hydromech.phi0=1"), 1, r"hydromech\.phi0",
+         untouched=True, setup=populated_out))
+add(Case("coupled_power_law_negative", SMALL_PIPE + sets("hydromech.coupled.power_law.n=-2"), 1,
+         r"hydromech\.coupled\.power_law\.n", untouched=True, setup=populated_out))
+add(Case("coupled_caps_reversed", SMALL_PIPE + sets("hydromech.coupled.power_law.eta_min=20"), 1,
+         r"hydromech\.coupled\.power_law\.eta_max", untouched=True, setup=populated_out))
+add(Case("coupled_reservoir_outside", SMALL_PIPE + sets(
+    'hydromech.materials.phases=[{"shape": "layer", "normal": [0, 1, 0], "from": 30, "to": 40, '
+    '"porosity": 0.06}]'), 1, r"hydromech\.materials\.phases\[0\]", untouched=True,
+    setup=populated_out))
 add(Case("stokes_relative_tol", SMALL_STOKES + sets("solver.tol_mode=relative"), 1,
          r"solver\.tol_mode", untouched=True, setup=populated_out))
 add(Case("stokes_1d", SMALL_STOKES + sets("grid.n=[16,1,1]"), 1, r"grid\.n", untouched=True,
