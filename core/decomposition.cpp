@@ -116,12 +116,9 @@ Int3 Decomposition::choose_dims(const Grid& grid, int ranks, int halo) {
   Int3 best{0, 0, 0};
   long long best_cost = std::numeric_limits<long long>::max();
   for (const Int3 d : fitting_dims(grid, ranks, halo)) {
+    // `<=`: px and py ascend, so the last of equal costs has the most ranks along x, then y.
     const long long cost = padded_cost(grid, d, halo);
-    // Of equal costs, the most ranks along z, then y: the halo faces across the slowest axis are
-    // whole rows in memory and its boundary shell whole planes, where faces across x are strided
-    // columns and its shell slabs thin tiles (measured on two GPUs: docs/exchange.md).
-    const bool slower_axes = d.z > best.z || (d.z == best.z && d.y > best.y);
-    if (cost < best_cost || (cost == best_cost && slower_axes)) best_cost = cost, best = d;
+    if (cost <= best_cost) best_cost = cost, best = d;
   }
   return best;
 }

@@ -70,8 +70,8 @@ class Decomposition {
   static std::vector<Int3> fitting_dims(const Grid& grid, int ranks, int halo);
   // The process grid the constructor picks for `ranks` ranks: exhaustive search for the least
   // padded_cost among splits with blocks no thinner than the halo; {0, 0, 0} if none exists.
-  // Ties (permutations of one block shape) go to the most ranks along z, then y (table A.1 of
-  // Pekkila et al. lists the same shapes with x first).
+  // Ties (permutations of one block shape) go to the most ranks along x, then y, as their table
+  // A.1 lists them.
   static Int3 choose_dims(const Grid& grid, int ranks, int halo);
 
  private:
