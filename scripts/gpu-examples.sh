@@ -7,7 +7,7 @@
 #     scripts/gpu-examples.sh compare TARBALL BUILD
 #   which checks 2 GPU ranks against 1 to the bit, and the GPU against the CPU to 1e-11 of each
 #   field's largest magnitude (rounding only: a wrong term or index shows as O(1); 1e-10 for the
-#   stiff disc, whose solution rounding moves further, below).
+#   stiff disc and the 2-D pipe's rates, where rounding moves further, below).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 compare_all() {
@@ -20,6 +20,9 @@ compare_all() {
     # The 10^4 disc's pressure moves by 1.5e-11 of its largest when the disc's viscosity moves by
     # one ulp (CPU, tol 1e-6): the rounding of its stiff system, which the GPU's differs from.
     [[ $name == stokes2d_stiff_inclusion_shear ]] && tol=1e-10
+    # The 2-D pipe's predictor rates (dVdt_x ...) are the step's velocity change over dt: a
+    # rounding difference of 1e-13 of the largest Vx becomes 1.2e-11 of the largest rate.
+    [[ $name == hydromech2d_pipe_small ]] && tol=1e-10
     snap=$(basename "$(ls "$one"/snapshot_*.nc)")
     echo "== $name: 2 GPU ranks against 1"
     /usr/bin/python3 "$root/scripts/compare_snapshots.py" "$one/$snap" "$dir/examples/${name}_np2/$snap" || fails=$((fails + 1))
