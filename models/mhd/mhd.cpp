@@ -62,12 +62,10 @@ bool tiled_order(int order) {
 // The axes along which the tiled (CUDA) or pencil (CPU) kernel writes the halo itself (their
 // extents; else 0): those periodic onto the block itself (held by one rank), where a halo cell is
 // just the periodic image of a boundary cell. Only the axes split over ranks are then exchanged,
-// with a boundary shell along them alone. The exchange's ~400 small pack/unpack launches of a
-// self-exchange can only run on SMs the tiled kernel's blocks leave (one block takes an SM's
-// registers), and its shell slabs along every axis are thin launches of their own; on the CPU the
-// pack and unpack passes over the halo (a third of the cells at 64^3) cost a large share of a
-// step. Writing the images from the kernel costs a few stores per boundary cell and gives the same
-// bits (docs/exchange.md).
+// with a boundary shell along them alone. A self-exchange's pack and unpack can only run on SMs
+// the tiled kernel's blocks leave (one block takes an SM's registers); on the CPU its passes over
+// the halo (a third of the cells at 64^3) cost a large share of a step. Writing the images from
+// the kernel costs a few stores per boundary cell and gives the same bits (docs/kernels.md).
 Int3 self_images(const Decomposition& dec, const Layout& l, bool writes_images) {
   Int3 w{0, 0, 0};
   if (!writes_images) return w;
@@ -80,6 +78,7 @@ Int3 self_images(const Decomposition& dec, const Layout& l, bool writes_images) 
   }
   return w;
 }
+
 }  // namespace
 
 Mhd::Mhd(const ModelContext& ctx) : Mhd(ctx, Options::from(ctx.config)) {}
