@@ -46,6 +46,8 @@ class Decomposition {
   // Rank of the neighbour in direction `dir` (components in -1, 0, 1), or MPI_PROC_NULL at a
   // bounded edge of the domain. A periodic axis with one rank is its own neighbour.
   int neighbor(Int3 dir) const;
+  // Whether `axis` is periodic and held by this rank alone: its halo is the block's own other side.
+  bool wraps_onto_itself(int axis) const { return grid_.periodic[axis] && dims_[axis] == 1; }
   bool at_low(int axis) const { return coords_[axis] == 0; }
   bool at_high(int axis) const { return coords_[axis] == dims_[axis] - 1; }
 

@@ -69,13 +69,9 @@ bool tiled_order(int order) {
 Int3 self_images(const Decomposition& dec, const Layout& l, bool writes_images) {
   Int3 w{0, 0, 0};
   if (!writes_images) return w;
-  for (int a = 0; a < 3; ++a) {
-    Int3 d{0, 0, 0};
-    d[a] = 1;
-    const bool own_side = l.h[a] > 0 && dec.neighbor(d) == dec.comm().rank();
+  for (int a = 0; a < 3; ++a)
     // Thinner than two halos, a cell would have two images along the axis: exchanged instead.
-    if (own_side && l.n[a] >= 2 * l.h[a]) w[a] = l.n[a];
-  }
+    if (l.h[a] > 0 && dec.wraps_onto_itself(a) && l.n[a] >= 2 * l.h[a]) w[a] = l.n[a];
   return w;
 }
 

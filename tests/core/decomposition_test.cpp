@@ -302,6 +302,16 @@ TEST(BestDims, BoundedCubeOnEightRanksIsTwoByTwoByTwo) {
 
 // ---- Requested process grids and impossible splits ---------------------------------------------
 
+// An axis wraps onto the block itself when it is periodic and held by one rank.
+TEST(Requested, AWholePeriodicAxisWrapsOntoItself) {
+  const Comm world;
+  const int p = world.size();
+  const Decomposition dec(make_grid({8 * p, 8, 8}, {true, true, false}), world, {p, 1, 1});
+  EXPECT_EQ(dec.wraps_onto_itself(0), p == 1);
+  EXPECT_TRUE(dec.wraps_onto_itself(1));
+  EXPECT_FALSE(dec.wraps_onto_itself(2));  // bounded
+}
+
 TEST(Requested, IsUsedWhenItFits) {
   const Comm world;
   const int p = world.size();
