@@ -49,18 +49,8 @@ void Diffusion::begin_solve(real dt) {
 
 Coefficients Diffusion::coefficients() const {
   const Grid& g = dec_.grid();
-  Coefficients co{mat_,
-                  dt_,
-                  1 / dt_,
-                  1 / g.spacing(0),
-                  1 / g.spacing(1),
-                  1 / g.spacing(2),
-                  0,
-                  0,
-                  static_cast<float>(cfl_)};
-  for (int a = 0; a < g.dims(); ++a) co.sum_rdx2 += 1 / (g.spacing(a) * g.spacing(a));
-  co.slowest = g.slowest_mode();
-  return co;
+  const double spacing[3] = {g.spacing(0), g.spacing(1), g.spacing(2)};
+  return coefficients_for(mat_, dt_, spacing, g.dims(), g.slowest_mode(), static_cast<float>(cfl_));
 }
 
 Diffusion::Kernel Diffusion::kernel_for(int dims) const {

@@ -3,6 +3,7 @@
 // centres, fluxes q = -D(H) grad H on the faces with D from the face-averaged H. One implicit
 // (backward Euler) step solves R = -(H - H_old)/dt - div q = 0 by accelerated PT iterations.
 
+#include <cfloat>
 #include <cmath>
 
 #include "core/field.hpp"
@@ -16,29 +17,23 @@ struct Material {
   real n = 0;
   int n_int = 0;  // n when it is a whole number below 16 (powers by multiplication), else -1
 
+  // D / D0 at a face is (S / 2)^n of the sum S = Hl + Hh of its cells; this is S^n, S clamped at
+  // 0 (D >= 0: undershoots must not turn into anti-diffusion). The 2^-n and D0 are folded into the
+  // flux coefficients (Coefficients::kx): a multiply fewer per face.
   // N >= 0: the exponent known at compile time (the powers fold into a few multiplies);
   // N < 0: read at run time. Both give the same bits.
   template <int N = -1>
-  SH_HD real D(real H) const {
-    H = H > 0 ? H : real(0);  // D >= 0: undershoots must not turn into anti-diffusion
+  SH_HD real face_power(real S) const {
+    S = S > 0 ? S : real(0);
     const int m = N >= 0 ? N : n_int;
-    return m < 0 ? D0 * pow(H, n) : D0 * power(H, m);
+    return m < 0 ? pow(S, n) : power(S, m);
   }
 
-  // D(hi) and, for the pseudo-step, a bound of D_f + |D'(H_f)| |dH_f| / 2 over faces whose
-  // values lie in [lo, hi]: D' = n D / H grows with H, so D0 hi^(n-1) (hi + n (hi - lo) / 2).
+  // H^(n-1) for H >= 0 and n > 0: the pseudo-step's bound of D'.
   template <int N = -1>
-  SH_HD void bounds(real hi, real lo, real& D_hi, real& D_eff) const {
-    hi = hi > 0 ? hi : real(0);
-    lo = lo > 0 ? lo : real(0);
+  SH_HD real power_below(real H) const {
     const int m = N >= 0 ? N : n_int;
-    if (m == 0) {
-      D_hi = D_eff = D0;
-      return;
-    }
-    const real p = m > 0 ? power(hi, m - 1) : (hi > 0 ? pow(hi, n - 1) : real(0));
-    D_hi = D0 * p * hi;
-    D_eff = D0 * p * (hi + real(0.5) * n * (hi - lo));
+    return m > 0 ? power(H, m - 1) : (H > 0 ? pow(H, n - 1) : real(0));
   }
 
   // x^m for 0 <= m < 16 by branch-free binary powering: a handful of multiplies and selects.
@@ -52,10 +47,12 @@ struct Material {
   }
 };
 
-// The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh.
+// The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh, times
+// the axis' 1/dx (the divergence's factor): k = D0 2^-n / dx^2 is the axis' flux coefficient
+// (Coefficients::kx), so that the divergence is a sum of differences.
 template <int N = -1>
-SH_HD inline real flux(const Material& m, real Hl, real Hh, real rdx) {
-  return -m.D<N>(real(0.5) * (Hh + Hl)) * (Hh - Hl) * rdx;
+SH_HD inline real flux(const Material& m, real Hl, real Hh, real k) {
+  return -k * m.face_power<N>(Hh + Hl) * (Hh - Hl);
 }
 
 // A cell and its 6 neighbours (w/e along x, s/n along y, b/t along z). Every kernel variant
@@ -93,6 +90,33 @@ SH_HD inline real star_min(const Star& H) {
   return lo;
 }
 
+// The pseudo-step's bounds: the star's largest and smallest values rounded to float (the step is
+// computed in single precision anyway). Rounding is monotone, so the maximum of the values rounded
+// is the maximum rounded: the GPU takes max and min over float copies (a conversion per value, one
+// instruction per max or min, where a double one is three), the CPU over the doubles (one vector
+// instruction each) with one rounding after; the same bits. A maximum beyond float's range keeps
+// its double value (for optimal_step's large-coefficient branch).
+template <int Dim>
+SH_HD inline void star_bounds(const Star& H, real& hi, real& lo) {
+#if defined(__CUDA_ARCH__)
+  const float c = static_cast<float>(H.c), w = static_cast<float>(H.w),
+              e = static_cast<float>(H.e);
+  float fh = fmaxf(c, fmaxf(w, e)), fl = fminf(c, fminf(w, e));
+  if constexpr (Dim >= 2) {
+    const float s = static_cast<float>(H.s), n = static_cast<float>(H.n);
+    fh = fmaxf(fh, fmaxf(s, n)), fl = fminf(fl, fminf(s, n));
+  }
+  if constexpr (Dim >= 3) {
+    const float b = static_cast<float>(H.b), t = static_cast<float>(H.t);
+    fh = fmaxf(fh, fmaxf(b, t)), fl = fminf(fl, fminf(b, t));
+  }
+#else
+  const float fh = static_cast<float>(star_max<Dim>(H)), fl = static_cast<float>(star_min<Dim>(H));
+#endif
+  hi = fh, lo = fl;
+  if (fh > FLT_MAX) hi = star_max<Dim>(H);
+}
+
 // The fluxes across a cell's six faces (w/e along x, s/n along y, b/t along z), each as flux()
 // gives it: a kernel that computes each face's flux once and shares it between the face's two
 // cells gets the bits of one that computes it twice.
@@ -104,13 +128,15 @@ struct Fluxes {
   }
 };
 
-// Residual R = -(H - H_old)/dt - div q of one implicit step, in Dim dimensions.
+// Residual R = -(H - H_old)/dt - div q of one implicit step, in Dim dimensions. Made by
+// coefficients_for (below), which folds the constants.
 struct Coefficients {
   Material mat;
-  real dt, rdt;        // dt and 1 / dt
-  real rdx, rdy, rdz;  // 1 / spacing
-  real sum_rdx2;       // sum over axes of 1/dx^2: the stencil's largest eigenvalue is 4 D sum_rdx2
-  real slowest;        // sum over axes of (pi/L)^2: the domain's slowest mode is D slowest
+  real dt, rdt;     // dt and 1 / dt
+  real kx, ky, kz;  // flux coefficients D0 2^-n / dx^2 per axis (flux())
+  // D0 dt sum(1/dx^2) and D0 dt slowest, slowest = sum(pi/L)^2: the stencil's largest eigenvalue
+  // is 4 D sum(1/dx^2) and the domain's slowest mode D slowest; the step's a and b per unit D / D0.
+  real ka, kb;
   float cfl;
 
   // R from q(axis, high), the flux across the cell's low (high = 0) or high face along an axis,
@@ -120,9 +146,9 @@ struct Coefficients {
   // kernel); the same bits either way.
   template <int Dim, class Flux>
   SH_HD real residual_of(real Hc, real H_old, const Flux& q) const {
-    real div = (q(0, 1) - q(0, 0)) * rdx;
-    if constexpr (Dim >= 2) div += (q(1, 1) - q(1, 0)) * rdy;
-    if constexpr (Dim >= 3) div += (q(2, 1) - q(2, 0)) * rdz;
+    real div = q(0, 1) - q(0, 0);  // the fluxes carry the 1/dx of their axis
+    if constexpr (Dim >= 2) div += q(1, 1) - q(1, 0);
+    if constexpr (Dim >= 3) div += q(2, 1) - q(2, 0);
     return -(Hc - H_old) * rdt - div;
   }
 
@@ -133,34 +159,38 @@ struct Coefficients {
 
   template <int Dim, int N = -1>
   SH_HD real residual(const Star& H, real H_old) const {
-    const real rd[3] = {rdx, rdy, rdz};
+    const real k[3] = {kx, ky, kz};
     const real lo[3] = {H.w, H.s, H.b}, hi[3] = {H.e, H.n, H.t};
     return residual_of<Dim>(H.c, H_old, [&](int axis, int high) {
-      return high ? flux<N>(mat, H.c, hi[axis], rd[axis]) : flux<N>(mat, lo[axis], H.c, rd[axis]);
+      return high ? flux<N>(mat, H.c, hi[axis], k[axis]) : flux<N>(mat, lo[axis], H.c, k[axis]);
     });
   }
 
   // The arguments a and b of pt::optimal_step for a star whose values lie in [lo, hi].
   // By Gershgorin, the Jacobian of R has eigenvalues below 4 sum(1/dx^2) max_f(D_f + |D'(H_f)|
   // |dH_f| / 2) over the faces f of the star: without the D' term, steep fronts of a nonlinear D
-  // go unstable. Linear (n = 0): D is constant, no D' term, hi and lo unused.
+  // go unstable. D' = n D / H grows with H, so the bound is D0 hi^(n-1) (hi + n (hi - lo) / 2),
+  // and D(hi) = D0 hi^n sets b. Linear (n = 0): D is constant, no D' term, hi and lo unused.
   template <int N = -1>
   SH_HD void step_arguments(real hi, real lo, real& a, real& b) const {
     if ((N >= 0 ? N : mat.n_int) == 0) {
-      a = mat.D0 * dt * sum_rdx2, b = mat.D0 * dt * slowest;
+      a = ka, b = kb;
       return;
     }
-    real D_hi, D_eff;
-    mat.bounds<N>(hi, lo, D_hi, D_eff);
-    a = D_eff * dt * sum_rdx2, b = D_hi * dt * slowest;
+    hi = hi > 0 ? hi : real(0);
+    lo = lo > 0 ? lo : real(0);
+    const real half_n = real(0.5) * (N >= 0 ? real(N) : mat.n);
+    const real p = mat.power_below<N>(hi);
+    a = ka * p * (hi + half_n * (hi - lo)), b = kb * p * hi;
   }
 
   // Local optimal pseudo-step.
   template <int Dim, int N = -1>
   SH_HD pt::Step step(const Star& H) const {
     const bool linear = (N >= 0 ? N : mat.n_int) == 0;  // no minimum to find
-    real a, b;
-    step_arguments<N>(star_max<Dim>(H), linear ? real(0) : star_min<Dim>(H), a, b);
+    real hi = 0, lo = 0, a, b;
+    if (!linear) star_bounds<Dim>(H, hi, lo);
+    step_arguments<N>(hi, lo, a, b);
     return pt::optimal_step(a, b, dt, cfl);
   }
 };
@@ -233,6 +263,20 @@ struct MarchingIteration {
     q = {h.c, h.t};
   }
 };
+
+// The coefficients of a material on a grid of `dims` active axes with the given spacings, for
+// implicit steps dt; slowest = sum over axes of (pi/L)^2.
+inline Coefficients coefficients_for(const Material& m, real dt, const double (&spacing)[3],
+                                     int dims, real slowest, float cfl) {
+  const real half_power = m.n_int >= 0 ? Material::power(0.5, m.n_int) : std::pow(real(0.5), m.n);
+  real k[3], sum_rdx2 = 0;
+  for (int a = 0; a < 3; ++a) {
+    const real rdx2 = 1 / (spacing[a] * spacing[a]);
+    k[a] = m.D0 * half_power * rdx2;
+    if (a < dims) sum_rdx2 += rdx2;
+  }
+  return {m, dt, 1 / dt, k[0], k[1], k[2], m.D0 * dt * sum_rdx2, m.D0 * dt * slowest, cfl};
+}
 
 template <int Dim>
 struct AbsResidual {

@@ -19,11 +19,11 @@ struct Fields {
 
 // out[x] = flux across the face between lo[x] and hi[x], x < n.
 template <int N>
-SH_HOST_FLATTEN void face_fluxes(const Material& mat, const real* lo, const real* hi, real rd,
+SH_HOST_FLATTEN void face_fluxes(const Material& mat, const real* lo, const real* hi, real k,
                                  int n, real* out) {
   const Material m = mat;
 #pragma omp simd
-  for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], rd);
+  for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], k);
 }
 
 // Row (j, k) again by the generic kernel, from dHdtau's values before the row's first pass.
@@ -49,7 +49,7 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
   const View h = f.H;
   const std::ptrdiff_t o = h.offset(i0, j, k);
   const bool linear = (N >= 0 ? N : co.mat.n_int) == 0;
-  face_fluxes<N>(co.mat, h.p + o - 1, h.p + o, co.rdx, n + 1, fx);
+  face_fluxes<N>(co.mat, h.p + o - 1, h.p + o, co.kx, n + 1, fx);
   const real* old = f.H_old.p + o;
   real* v = f.dHdtau.p + o;
   real* out = f.H_new.p + o;
@@ -57,13 +57,14 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
 #pragma omp simd reduction(| : large)
   for (int x = 0; x < n; ++x) {
     const Star s = gather<Dim>(h, o + x);
-    real a, b;
-    co.step_arguments<N>(star_max<Dim>(s), linear ? real(0) : star_min<Dim>(s), a, b);
+    real hi = 0, lo = 0, a, b;
+    if (!linear) star_bounds<Dim>(s, hi, lo);
+    co.step_arguments<N>(hi, lo, a, b);
     const pt::FloatStep st = pt::float_step(a, b, co.cfl);
     large |= !(a < pt::kFloatSafe);
     Fluxes q{fx[x], fx[x + 1], 0, 0, 0, 0};
-    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, s.c, s.n, co.rdy);
-    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, s.c, s.t, co.rdz);
+    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, s.c, s.n, co.ky);
+    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, s.c, s.t, co.kz);
     const real R = co.residual<Dim>(s.c, old[x], q);
     real vx = v_in[x] = v[x];
     out[x] =
@@ -110,12 +111,12 @@ void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j
   if constexpr (Dim >= 3)
     for (int j = j0; j < j1; ++j) {
       const real* c = H.p + H.offset(i0, j, k0);
-      face_fluxes<N>(co.mat, c - H.sz, c, co.rdz, n, b.fb.data() + std::size_t(j - j0) * n);
+      face_fluxes<N>(co.mat, c - H.sz, c, co.kz, n, b.fb.data() + std::size_t(j - j0) * n);
     }
   for (int k = k0; k < k1; ++k) {
     if constexpr (Dim >= 2) {
       const real* c = H.p + H.offset(i0, j0, k);
-      face_fluxes<N>(co.mat, c - H.sy, c, co.rdy, n, b.fs.data());
+      face_fluxes<N>(co.mat, c - H.sy, c, co.ky, n, b.fs.data());
     }
     for (int j = j0; j < j1; ++j)
       row<Dim, N>(co, f, i0, j, k, n, b.fs.data(), b.fb.data() + std::size_t(j - j0) * n,

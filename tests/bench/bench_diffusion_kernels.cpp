@@ -128,15 +128,9 @@ int main(int argc, char** argv) {
         Hn("Hn", Location::cell, l, ex.backend()), V("V", Location::cell, l, ex.backend());
     for (Field* f : {&H, &Ho, &Hn, &V}) fill(ex, *f, 0.5);
     const Grid& g = rs.grid;
-    diffusion::Coefficients co{{1.0, exponent, exponent == 3 ? 3 : 0},
-                               1e-4,
-                               1e4,
-                               1.0 * n,
-                               1.0 * n,
-                               1.0 * n,
-                               3.0 * n * n,
-                               3 * M_PI * M_PI,
-                               0.95f};
+    const double spacing[3] = {1.0 / n, 1.0 / n, 1.0 / n};
+    const diffusion::Coefficients co = diffusion::coefficients_for(
+        {1.0, exponent, exponent == 3 ? 3 : 0}, 1e-4, spacing, 3, 3 * M_PI * M_PI, 0.95f);
     (void)g;
     const diffusion::Iteration<3> it{co, H.view(), Ho.view(), Hn.view(), V.view()};
     const diffusion::PairIteration<3> pit{co, H.view(), Ho.view(), Hn.view(), V.view()};

@@ -2,9 +2,12 @@
 // scaling, conservation.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
+#include <random>
 
 #include "diffusion_fixture.hpp"
+#include "models/diffusion/kernels.hpp"
 
 namespace staghorn::test {
 namespace {
@@ -153,6 +156,61 @@ TEST(Diffusion, NonlinearConservesMass) {
   EXPECT_LE(std::fabs(d[0].second - m0), 10 * dt * tol * 1.0 + 1e-14);
   EXPECT_LT(d[1].second, 1.1 - 1e-3);  // H_max decays from 1.1
   EXPECT_GT(d[2].second, 0.1 - 1e-9);  // H_min stays above the background
+}
+
+// The kernels' residual (constants folded: D0 2^-n / dx^2 per axis) against the equation written
+// out: R = -(H - H_old)/dt + sum_axes (D(H_e)(H_e - H_c) - D(H_w)(H_c - H_w)) / dx^2 with
+// D(H_f) = D0 ((H_l + H_h)/2)^n, for a whole and a fractional exponent.
+TEST(DiffusionKernels, ResidualIsTheFaceAveragedFluxDivergence) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0.2, 2.0);
+  const double spacing[3] = {0.1, 0.05, 0.2}, dt = 1e-3;
+  for (const double n : {3.0, 2.5}) {
+    const diffusion::Material m{1.7, n, n == 3.0 ? 3 : -1};
+    const diffusion::Coefficients co =
+        diffusion::coefficients_for(m, dt, spacing, 3, 1.0, 0.9f);
+    for (int t = 0; t < 100; ++t) {
+      const diffusion::Star h{u(rng), u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)};
+      const double H_old = u(rng);
+      auto D = [&](double a, double b) { return m.D0 * std::pow(0.5 * (a + b), n); };
+      const double lo[3] = {h.w, h.s, h.b}, hi[3] = {h.e, h.n, h.t};
+      double div = 0;
+      for (int a = 0; a < 3; ++a)
+        div += (D(h.c, hi[a]) * (hi[a] - h.c) - D(lo[a], h.c) * (h.c - lo[a])) /
+               (spacing[a] * spacing[a]);
+      const double expected = -(h.c - H_old) / dt + div;
+      EXPECT_NEAR((co.residual<3>(h, H_old)), expected, 1e-12 * (std::fabs(div) + h.c / dt))
+          << "n = " << n;
+    }
+  }
+}
+
+// The pseudo-step's bounds are the star's extremes rounded to float, which is also the extreme of
+// the values rounded (what the GPU computes); a maximum beyond float's range keeps its double.
+TEST(DiffusionKernels, StepBoundsAreTheStarsExtremesRoundedToFloat) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 3.0);
+  for (int t = 0; t < 1000; ++t) {
+    const diffusion::Star h{u(rng), u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)};
+    const double v[7] = {h.c, h.w, h.e, h.s, h.n, h.b, h.t};
+    float fmax_of_rounded = static_cast<float>(v[0]), fmin_of_rounded = fmax_of_rounded;
+    for (double x : v) {
+      fmax_of_rounded = std::max(fmax_of_rounded, static_cast<float>(x));
+      fmin_of_rounded = std::min(fmin_of_rounded, static_cast<float>(x));
+    }
+    real hi, lo;
+    diffusion::star_bounds<3>(h, hi, lo);
+    EXPECT_EQ(hi, static_cast<double>(fmax_of_rounded));
+    EXPECT_EQ(lo, static_cast<double>(fmin_of_rounded));
+    EXPECT_EQ(hi, static_cast<double>(static_cast<float>(diffusion::star_max<3>(h))));
+  }
+  const diffusion::Star huge{1.0, 2.0, 1e40, 1.0, 1.0, 1.0, 1.0};
+  real hi, lo;
+  diffusion::star_bounds<3>(huge, hi, lo);
+  EXPECT_EQ(hi, 1e40);
+  EXPECT_EQ(lo, 1.0);
+  diffusion::star_bounds<1>(huge, hi, lo);  // the inactive axes' members are never read
+  EXPECT_EQ(hi, 1e40);
 }
 
 }  // namespace
