@@ -91,28 +91,31 @@ SH_HD inline real star_min(const Star& H) {
 }
 
 // The pseudo-step's bounds: the star's largest and smallest values rounded to float (the step is
-// computed in single precision anyway). Rounding is monotone, so the maximum of the values rounded
-// is the maximum rounded: the GPU takes max and min over float copies (a conversion per value, one
-// instruction per max or min, where a double one is three), the CPU over the doubles (one vector
-// instruction each) with one rounding after; the same bits. A maximum beyond float's range keeps
-// its double value (for optimal_step's large-coefficient branch).
+// computed in single precision anyway). A maximum beyond float's range keeps its double value (for
+// optimal_step's large-coefficient branch). Two ways to the same bits, since rounding is monotone
+// (the maximum of the values rounded is the maximum rounded): max and min over the doubles with one
+// rounding after (one instruction each on the CPU, a compare and two selects on the GPU), or over
+// float copies of the values (a conversion each, then one instruction per max or min), which the
+// pairs kernel takes: its two cells share the conversions of their common values.
 template <int Dim>
 SH_HD inline void star_bounds(const Star& H, real& hi, real& lo) {
-#if defined(__CUDA_ARCH__)
+  const real h = star_max<Dim>(H);
+  hi = static_cast<float>(h), lo = static_cast<float>(star_min<Dim>(H));
+  if (hi > FLT_MAX) hi = h;
+}
+template <int Dim>
+SH_HD inline void star_bounds_of_floats(const Star& H, real& hi, real& lo) {
   const float c = static_cast<float>(H.c), w = static_cast<float>(H.w),
               e = static_cast<float>(H.e);
-  float fh = fmaxf(c, fmaxf(w, e)), fl = fminf(c, fminf(w, e));
+  float fh = fmax(c, fmax(w, e)), fl = fmin(c, fmin(w, e));
   if constexpr (Dim >= 2) {
     const float s = static_cast<float>(H.s), n = static_cast<float>(H.n);
-    fh = fmaxf(fh, fmaxf(s, n)), fl = fminf(fl, fminf(s, n));
+    fh = fmax(fh, fmax(s, n)), fl = fmin(fl, fmin(s, n));
   }
   if constexpr (Dim >= 3) {
     const float b = static_cast<float>(H.b), t = static_cast<float>(H.t);
-    fh = fmaxf(fh, fmaxf(b, t)), fl = fminf(fl, fminf(b, t));
+    fh = fmax(fh, fmax(b, t)), fl = fmin(fl, fmin(b, t));
   }
-#else
-  const float fh = static_cast<float>(star_max<Dim>(H)), fl = static_cast<float>(star_min<Dim>(H));
-#endif
   hi = fh, lo = fl;
   if (fh > FLT_MAX) hi = star_max<Dim>(H);
 }
@@ -184,12 +187,18 @@ struct Coefficients {
     a = ka * p * (hi + half_n * (hi - lo)), b = kb * p * hi;
   }
 
-  // Local optimal pseudo-step.
-  template <int Dim, int N = -1>
+  // Local optimal pseudo-step. FloatCopies: the bounds from float copies of the star's values
+  // (star_bounds_of_floats), the same bits.
+  template <int Dim, int N = -1, bool FloatCopies = false>
   SH_HD pt::Step step(const Star& H) const {
     const bool linear = (N >= 0 ? N : mat.n_int) == 0;  // no minimum to find
     real hi = 0, lo = 0, a, b;
-    if (!linear) star_bounds<Dim>(H, hi, lo);
+    if (!linear) {
+      if constexpr (FloatCopies)
+        star_bounds_of_floats<Dim>(H, hi, lo);
+      else
+        star_bounds<Dim>(H, hi, lo);
+    }
     step_arguments<N>(hi, lo, a, b);
     return pt::optimal_step(a, b, dt, cfl);
   }
@@ -234,8 +243,9 @@ struct PairIteration {
     const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
     const Pair old = load2(H_old.p + o);
     Pair v = load2(dHdtau.p + o);
-    const Pair out{pt::advance(h0.c, co.residual<Dim, N>(h0, old.a), v.a, co.step<Dim, N>(h0)),
-                   pt::advance(h1.c, co.residual<Dim, N>(h1, old.b), v.b, co.step<Dim, N>(h1))};
+    const Pair out{
+        pt::advance(h0.c, co.residual<Dim, N>(h0, old.a), v.a, co.step<Dim, N, true>(h0)),
+        pt::advance(h1.c, co.residual<Dim, N>(h1, old.b), v.b, co.step<Dim, N, true>(h1))};
     store2(H_new.p + o, out);
     store2(dHdtau.p + o, v);
   }

@@ -186,7 +186,8 @@ TEST(DiffusionKernels, ResidualIsTheFaceAveragedFluxDivergence) {
 }
 
 // The pseudo-step's bounds are the star's extremes rounded to float, which is also the extreme of
-// the values rounded (what the GPU computes); a maximum beyond float's range keeps its double.
+// the values rounded (the pairs kernel's way): both functions agree; a maximum beyond float's
+// range keeps its double.
 TEST(DiffusionKernels, StepBoundsAreTheStarsExtremesRoundedToFloat) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 3.0);
@@ -198,19 +199,25 @@ TEST(DiffusionKernels, StepBoundsAreTheStarsExtremesRoundedToFloat) {
       fmax_of_rounded = std::max(fmax_of_rounded, static_cast<float>(x));
       fmin_of_rounded = std::min(fmin_of_rounded, static_cast<float>(x));
     }
-    real hi, lo;
+    real hi, lo, hi_f, lo_f;
     diffusion::star_bounds<3>(h, hi, lo);
+    diffusion::star_bounds_of_floats<3>(h, hi_f, lo_f);
     EXPECT_EQ(hi, static_cast<double>(fmax_of_rounded));
     EXPECT_EQ(lo, static_cast<double>(fmin_of_rounded));
-    EXPECT_EQ(hi, static_cast<double>(static_cast<float>(diffusion::star_max<3>(h))));
+    EXPECT_EQ(hi_f, hi);
+    EXPECT_EQ(lo_f, lo);
   }
   const diffusion::Star huge{1.0, 2.0, 1e40, 1.0, 1.0, 1.0, 1.0};
-  real hi, lo;
-  diffusion::star_bounds<3>(huge, hi, lo);
-  EXPECT_EQ(hi, 1e40);
-  EXPECT_EQ(lo, 1.0);
-  diffusion::star_bounds<1>(huge, hi, lo);  // the inactive axes' members are never read
-  EXPECT_EQ(hi, 1e40);
+  for (const bool floats : {false, true}) {
+    real hi, lo;
+    floats ? diffusion::star_bounds_of_floats<3>(huge, hi, lo)
+           : diffusion::star_bounds<3>(huge, hi, lo);
+    EXPECT_EQ(hi, 1e40);
+    EXPECT_EQ(lo, 1.0);
+    floats ? diffusion::star_bounds_of_floats<1>(huge, hi, lo)
+           : diffusion::star_bounds<1>(huge, hi, lo);  // the inactive axes are never read
+    EXPECT_EQ(hi, 1e40);
+  }
 }
 
 }  // namespace
