@@ -5,6 +5,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <type_traits>
 
 #include "core/field.hpp"
 #include "core/pair.hpp"
@@ -21,10 +22,11 @@ struct Material {
   // 0 (D >= 0: undershoots must not turn into anti-diffusion). The 2^-n and D0 are folded into the
   // flux coefficients (Coefficients::kx): a multiply fewer per face.
   // N >= 0: the exponent known at compile time (the powers fold into a few multiplies);
-  // N < 0: read at run time. Both give the same bits.
-  template <int N = -1>
+  // N < 0: read at run time. Both give the same bits. Clamp = false: for a caller that knows S > 0
+  // (the clamp is then the identity: the same bits without its compare and selects).
+  template <int N = -1, bool Clamp = true>
   SH_HD real face_power(real S) const {
-    S = S > 0 ? S : real(0);
+    if constexpr (Clamp) S = S > 0 ? S : real(0);
     const int m = N >= 0 ? N : n_int;
     return m < 0 ? pow(S, n) : power(S, m);
   }
@@ -50,9 +52,9 @@ struct Material {
 // The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh, times
 // the axis' 1/dx (the divergence's factor): k = D0 2^-n / dx^2 is the axis' flux coefficient
 // (Coefficients::kx), so that the divergence is a sum of differences.
-template <int N = -1>
+template <int N = -1, bool Clamp = true>
 SH_HD inline real flux(const Material& m, real Hl, real Hh, real k) {
-  return -k * m.face_power<N>(Hh + Hl) * (Hh - Hl);
+  return -k * m.face_power<N, Clamp>(Hh + Hl) * (Hh - Hl);
 }
 
 // A cell and its 6 neighbours (w/e along x, s/n along y, b/t along z). Every kernel variant
@@ -160,12 +162,14 @@ struct Coefficients {
     return residual_of<Dim>(Hc, H_old, [&](int axis, int high) { return q.at(axis, high); });
   }
 
-  template <int Dim, int N = -1>
+  // Clamp = false: every value of the star is known to be positive (face_power).
+  template <int Dim, int N = -1, bool Clamp = true>
   SH_HD real residual(const Star& H, real H_old) const {
     const real k[3] = {kx, ky, kz};
     const real lo[3] = {H.w, H.s, H.b}, hi[3] = {H.e, H.n, H.t};
     return residual_of<Dim>(H.c, H_old, [&](int axis, int high) {
-      return high ? flux<N>(mat, H.c, hi[axis], k[axis]) : flux<N>(mat, lo[axis], H.c, k[axis]);
+      return high ? flux<N, Clamp>(mat, H.c, hi[axis], k[axis])
+                  : flux<N, Clamp>(mat, lo[axis], H.c, k[axis]);
     });
   }
 
@@ -174,14 +178,16 @@ struct Coefficients {
   // |dH_f| / 2) over the faces f of the star: without the D' term, steep fronts of a nonlinear D
   // go unstable. D' = n D / H grows with H, so the bound is D0 hi^(n-1) (hi + n (hi - lo) / 2),
   // and D(hi) = D0 hi^n sets b. Linear (n = 0): D is constant, no D' term, hi and lo unused.
-  template <int N = -1>
+  template <int N = -1, bool Clamp = true>  // Clamp = false: lo > 0 is known
   SH_HD void step_arguments(real hi, real lo, real& a, real& b) const {
     if ((N >= 0 ? N : mat.n_int) == 0) {
       a = ka, b = kb;
       return;
     }
-    hi = hi > 0 ? hi : real(0);
-    lo = lo > 0 ? lo : real(0);
+    if constexpr (Clamp) {
+      hi = hi > 0 ? hi : real(0);
+      lo = lo > 0 ? lo : real(0);
+    }
     const real half_n = real(0.5) * (N >= 0 ? real(N) : mat.n);
     const real p = mat.power_below<N>(hi);
     a = ka * p * (hi + half_n * (hi - lo)), b = kb * p * hi;
@@ -192,14 +198,21 @@ struct Coefficients {
   template <int Dim, int N = -1, bool FloatCopies = false>
   SH_HD pt::Step step(const Star& H) const {
     const bool linear = (N >= 0 ? N : mat.n_int) == 0;  // no minimum to find
-    real hi = 0, lo = 0, a, b;
+    real hi = 0, lo = 0;
     if (!linear) {
       if constexpr (FloatCopies)
         star_bounds_of_floats<Dim>(H, hi, lo);
       else
         star_bounds<Dim>(H, hi, lo);
     }
-    step_arguments<N>(hi, lo, a, b);
+    return step_of_bounds<N>(hi, lo);
+  }
+
+  // The step for a star whose values lie in [lo, hi] (any lo, hi where n = 0).
+  template <int N = -1, bool Clamp = true>
+  SH_HD pt::Step step_of_bounds(real hi, real lo) const {
+    real a, b;
+    step_arguments<N, Clamp>(hi, lo, a, b);
     return pt::optimal_step(a, b, dt, cfl);
   }
 };
@@ -243,9 +256,21 @@ struct PairIteration {
     const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
     const Pair old = load2(H_old.p + o);
     Pair v = load2(dHdtau.p + o);
-    const Pair out{
-        pt::advance(h0.c, co.residual<Dim, N>(h0, old.a), v.a, co.step<Dim, N, true>(h0)),
-        pt::advance(h1.c, co.residual<Dim, N>(h1, old.b), v.b, co.step<Dim, N, true>(h1))};
+    real hi0 = 0, lo0 = 0, hi1 = 0, lo1 = 0;
+    if ((N >= 0 ? N : co.mat.n_int) != 0) {
+      star_bounds_of_floats<Dim>(h0, hi0, lo0);
+      star_bounds_of_floats<Dim>(h1, hi1, lo1);
+    }
+    // Where both stars are positive (lo > 0: float rounding keeps the sign) every face sum is,
+    // and the clamps of D and of the bounds are identities: skipped, the same bits.
+    auto update = [&](auto clamp) {
+      constexpr bool C = decltype(clamp)::value;
+      return Pair{pt::advance(h0.c, co.residual<Dim, N, C>(h0, old.a), v.a,
+                              co.step_of_bounds<N, C>(hi0, lo0)),
+                  pt::advance(h1.c, co.residual<Dim, N, C>(h1, old.b), v.b,
+                              co.step_of_bounds<N, C>(hi1, lo1))};
+    };
+    const Pair out = lo0 > 0 && lo1 > 0 ? update(std::false_type{}) : update(std::true_type{});
     store2(H_new.p + o, out);
     store2(dHdtau.p + o, v);
   }

@@ -17,6 +17,7 @@
 // the solid velocities of its low faces (recomputing the few new pressures and stresses of its
 // neighbours those faces need).
 
+#include "core/device_minmax.hpp"
 #include "core/field.hpp"
 #include "core/stencil.hpp"
 #include "models/hydromech/physics.hpp"
@@ -167,7 +168,7 @@ SH_HD inline FluidEval fluid_of(const Constants& k, const real pf[7], const real
     const real q_lo = darcy_flux(k_lo, -lo, -pf[0], rdx[a], k.body[a]);
     const real q_hi = darcy_flux(k_hi, -pf[0], -hi, rdx[a], k.body[a]);
     e.R -= (q_hi - q_lo) * rdx[a];
-    e.k_max = fmax(e.k_max, fmax(k_lo, k_hi));
+    e.k_max = cuda_fmax(e.k_max, cuda_fmax(k_lo, k_hi));  // cuda_fmax: core/device_minmax.hpp
     e.dk += (fabs((pf[0] - lo) * rdx[a] - k.body[a]) + fabs((hi - pf[0]) * rdx[a] - k.body[a])) *
             rdx[a];
   }
@@ -219,7 +220,7 @@ constexpr float kShearCompaction = 4;
 SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e, real mu, real mu_max) {
   const real dkdp = e.phi > 0 ? divide(k.mat.n * e.k_c, e.phi) * k.dt * e.r : real(0);
   const real stiff = 4 * e.k_max * k.sum_rdx2 + real(0.5) * dkdp * e.dk;
-  const real r = fmax(e.r, real(1e-20) * stiff + real(1e-300));
+  const real r = cuda_fmax(e.r, real(1e-20) * stiff + real(1e-300));
   const real t = divide(1, r);
   // The slowest mode (1 + b) / t: the exchange as the solid lets it act, 1 / (1 + c mu C') of
   // C' = 1 / t, plus the domain's Darcy mode at the cell's k, but at most at the reference k0:
@@ -227,7 +228,7 @@ SH_HD inline pt::Step fluid_step(const Constants& k, const FluidEval& e, real mu
   // surroundings' (the cell's own k left those steps underdamped), and without it the steps of
   // strongly weakened cells (R = 1000, C' large, b near -1) are left undamped and diverge.
   const float resisted = static_cast<float>(e.r * mu) * kShearCompaction;
-  const real k_mode = fmin(e.k_c, k.mat.k0);
+  const real k_mode = cuda_fmin(e.k_c, k.mat.k0);
   const float b = static_cast<float>(k_mode * k.slowest * t) + 1 / (1 + resisted) - 1;
   pt::Step s = pt::optimal_step(stiff * t / 4, b, t, k.cfl);
   s.dtau *= static_cast<real>(1 / (1 + solid_exchange_share(k, e.r, mu_max)));

@@ -1,0 +1,27 @@
+#pragma once
+// CUDA's own double fmax and fmin on the device, the selects of core/platform.hpp's fmax and fmin
+// on the host: for a kernel at its register limit whose allocation spills less with them (the
+// coupled tiled kernel's visco-elastic variant, models/hydromech/coupled_kernels.hpp). The same
+// values as fmax and fmin for every pair without NaN.
+
+#include "core/platform.hpp"
+
+namespace staghorn {
+
+SH_HD inline double cuda_fmax(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ::fmax(a, b);
+#else
+  return detail::host_max(a, b);
+#endif
+}
+
+SH_HD inline double cuda_fmin(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ::fmin(a, b);
+#else
+  return detail::host_min(a, b);
+#endif
+}
+
+}  // namespace staghorn
