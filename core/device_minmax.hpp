@@ -8,20 +8,12 @@
 
 namespace staghorn {
 
-SH_HD inline double cuda_fmax(double a, double b) {
 #if defined(__CUDA_ARCH__)
-  return ::fmax(a, b);
+SH_HD inline double cuda_fmax(double a, double b) { return ::fmax(a, b); }
+SH_HD inline double cuda_fmin(double a, double b) { return ::fmin(a, b); }
 #else
-  return detail::host_max(a, b);
+SH_HD inline double cuda_fmax(double a, double b) { return fmax(a, b); }
+SH_HD inline double cuda_fmin(double a, double b) { return fmin(a, b); }
 #endif
-}
-
-SH_HD inline double cuda_fmin(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return ::fmin(a, b);
-#else
-  return detail::host_min(a, b);
-#endif
-}
 
 }  // namespace staghorn

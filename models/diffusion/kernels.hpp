@@ -193,18 +193,23 @@ struct Coefficients {
     a = ka * p * (hi + half_n * (hi - lo)), b = kb * p * hi;
   }
 
-  // Local optimal pseudo-step. FloatCopies: the bounds from float copies of the star's values
-  // (star_bounds_of_floats), the same bits.
+  // The bounds step_arguments takes for a star (0 where n = 0: unused). FloatCopies: from float
+  // copies of the star's values (star_bounds_of_floats), the same bits.
   template <int Dim, int N = -1, bool FloatCopies = false>
+  SH_HD void bounds(const Star& H, real& hi, real& lo) const {
+    hi = lo = 0;
+    if ((N >= 0 ? N : mat.n_int) == 0) return;
+    if constexpr (FloatCopies)
+      star_bounds_of_floats<Dim>(H, hi, lo);
+    else
+      star_bounds<Dim>(H, hi, lo);
+  }
+
+  // Local optimal pseudo-step.
+  template <int Dim, int N = -1>
   SH_HD pt::Step step(const Star& H) const {
-    const bool linear = (N >= 0 ? N : mat.n_int) == 0;  // no minimum to find
-    real hi = 0, lo = 0;
-    if (!linear) {
-      if constexpr (FloatCopies)
-        star_bounds_of_floats<Dim>(H, hi, lo);
-      else
-        star_bounds<Dim>(H, hi, lo);
-    }
+    real hi, lo;
+    bounds<Dim, N>(H, hi, lo);
     return step_of_bounds<N>(hi, lo);
   }
 
@@ -256,11 +261,9 @@ struct PairIteration {
     const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
     const Pair old = load2(H_old.p + o);
     Pair v = load2(dHdtau.p + o);
-    real hi0 = 0, lo0 = 0, hi1 = 0, lo1 = 0;
-    if ((N >= 0 ? N : co.mat.n_int) != 0) {
-      star_bounds_of_floats<Dim>(h0, hi0, lo0);
-      star_bounds_of_floats<Dim>(h1, hi1, lo1);
-    }
+    real hi0, lo0, hi1, lo1;
+    co.bounds<Dim, N, true>(h0, hi0, lo0);
+    co.bounds<Dim, N, true>(h1, hi1, lo1);
     // Where both stars are positive (lo > 0: float rounding keeps the sign) every face sum is,
     // and the clamps of D and of the bounds are identities: skipped, the same bits.
     auto update = [&](auto clamp) {

@@ -48,7 +48,6 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
   const Fields f = fields;
   const View h = f.H;
   const std::ptrdiff_t o = h.offset(i0, j, k);
-  const bool linear = (N >= 0 ? N : co.mat.n_int) == 0;
   face_fluxes<N>(co.mat, h.p + o - 1, h.p + o, co.kx, n + 1, fx);
   const real* old = f.H_old.p + o;
   real* v = f.dHdtau.p + o;
@@ -57,8 +56,8 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
 #pragma omp simd reduction(| : large)
   for (int x = 0; x < n; ++x) {
     const Star s = gather<Dim>(h, o + x);
-    real hi = 0, lo = 0, a, b;
-    if (!linear) star_bounds<Dim>(s, hi, lo);
+    real hi, lo, a, b;
+    co.bounds<Dim, N>(s, hi, lo);
     co.step_arguments<N>(hi, lo, a, b);
     const pt::FloatStep st = pt::float_step(a, b, co.cfl);
     large |= !(a < pt::kFloatSafe);
