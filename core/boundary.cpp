@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/for_each.hpp"
+#include "core/for_each_regions.hpp"
 
 namespace staghorn {
 namespace {
@@ -42,6 +43,51 @@ struct FillGhosts {
   }
 };
 
+// One field's ghosts along one axis: the spans and rules of its boundary sides (`on`: a physical
+// side whose rule is not keep).
+struct AxisGhosts {
+  GhostRule rule[2];
+  int lo[2] = {0, 0}, hi[2] = {0, 0}, mirror[2] = {0, 0};
+  bool on[2] = {false, false};
+  // The side whose ghost index g is (-1: none).
+  SH_HD int side_of(int g) const {
+    for (int s = 0; s < 2; ++s)
+      if (on[s] && g >= lo[s] && g < hi[s]) return s;
+    return -1;
+  }
+};
+
+// Every boundary side's ghosts of up to six fields in one launch, each point to the value the fill
+// axis by axis gives it (FillGhosts along x, then y, then z: a ghost along an axis from the point
+// mirrored across it as the axes before left that point). A point's mirrors are followed back
+// along z, y, x to the one value they start from, and the rules applied from there along x, y, z.
+// The value read is never written by the launch (it lies inside along every axis mirrored), except
+// a staggered field's boundary point (distance 0), whose rule gives the same from either value.
+// Valid where no side's mirrors reach the other side's ghosts (n > h along every filled axis).
+struct FillAllGhosts {
+  View f[kMaxFields];
+  AxisGhosts axis[kMaxFields][3];
+  int count = 0;
+  SH_HD void operator()(int, int i, int j, int k) const {
+    for (int c = 0; c < count; ++c) {
+      const int g[3] = {i, j, k};
+      int p[3] = {i, j, k}, side[3];
+      bool ghost = false;
+      for (int a = 2; a >= 0; --a) {
+        side[a] = axis[c][a].side_of(g[a]);
+        if (side[a] < 0) continue;
+        p[a] = axis[c][a].mirror[side[a]] - g[a];
+        ghost = true;
+      }
+      if (!ghost) continue;
+      real v = f[c](p[0], p[1], p[2]);
+      for (int a = 0; a < 3; ++a)
+        if (side[a] >= 0) v = axis[c][a].rule[side[a]].ghost(v, g[a] - p[a]);
+      f[c](i, j, k) = v;
+    }
+  }
+};
+
 }  // namespace
 
 void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Field*>& fields,
@@ -51,6 +97,9 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
     throw std::logic_error("fill_ghosts: up to six fields, one set of rules each");
   const Layout& l = fields[0]->layout();
   std::array<std::array<SideGhosts, 2>, 3> sides{};
+  FillAllGhosts all;  // the same spans and rules, by field and axis
+  all.count = static_cast<int>(fields.size());
+  for (std::size_t c = 0; c < fields.size(); ++c) all.f[c] = fields[c]->view();
   for_each_boundary_side(dec, l, [&](int a, int side) {
     const int n = l.n[a], h = l.h[a];
     SideGhosts& k = sides[a][side];
@@ -68,13 +117,38 @@ void fill_ghosts(const Exec& ex, const Decomposition& dec, const std::vector<Fie
       k.lo[i] = span.lo;
       k.hi[i] = span.hi;
       k.mirror[i] = span.mirror;
+      AxisGhosts& x = all.axis[c][a];
+      x.rule[side] = rule;
+      x.lo[side] = span.lo;
+      x.hi[side] = span.hi;
+      x.mirror[side] = span.mirror;
+      x.on[side] = true;
     }
     if (k.count == 0) return;
     k.from = side == 0 ? -h : n;
     k.width = side == 0 ? (staggered_here ? h + 1 : h) : h;
   });
-  // Axis by axis (edges and corners from the axes before); both sides of an axis in one launch
-  // where neither side's mirrored points reach the other's ghosts (more than h points between).
+  // Everywhere, on blocks thicker than their halo along every filled axis: one launch over the
+  // ghost slabs of every side. Else axis by axis (edges and corners from the axes before).
+  bool thin = false;
+  for (int a = 0; a < 3; ++a)
+    thin = thin || ((sides[a][0].width + sides[a][1].width) > 0 && l.n[a] <= l.h[a]);
+  const bool everywhere = within.lo == kEverywhere.lo && within.hi == kEverywhere.hi;
+  if (everywhere && !thin) {
+    std::array<Region, 6> slabs{};  // empty where a side has no ghosts to set
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) {
+        const SideGhosts& k = sides[a][side];
+        if (k.width == 0) continue;
+        Region& r = slabs[2 * a + side];
+        r = l.all();
+        r.lo[a] = k.from;
+        r.hi[a] = k.from + k.width;
+      }
+    return for_each_regions<6>(ex, slabs, lane, all);
+  }
+  // Both sides of an axis in one launch where neither side's mirrored points reach the other's
+  // ghosts (more than h points between).
   for (int a = 0; a < 3; ++a) {
     const auto launch = [&](const SideGhosts& low, const SideGhosts& high) {
       if (low.width + high.width == 0) return;

@@ -1,11 +1,13 @@
 #include "models/hydromech/hydromech.hpp"
 
+#include <array>
 #include <cmath>
 
 #include "core/dispatch.hpp"
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "core/for_each_regions.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/porosity_stats.hpp"
 #include "models/hydromech/rows.hpp"
@@ -18,6 +20,12 @@ struct ScaledValueAt {
   View f;
   real factor;
   SH_HD real operator()(int i, int j, int k) const { return f(i, j, k) * factor; }
+};
+
+// The halo porosity of axis s's slab (for_each_regions: the slabs of all axes in one launch).
+struct SlabPorosity {
+  HaloPorosity axis[3];
+  SH_HD void operator()(int s, int i, int j, int k) const { axis[s](i, j, k); }
 };
 
 }  // namespace
@@ -132,17 +140,21 @@ void HydroMech::iterate_dim(int count) {
 
 // phi_it on the halo and ghost slabs from the exchanged Pe and its ghosts: the stencils' porosity
 // there without a second field in the exchange (the same formula as the owner's, so the same bits).
+// One launch over the three axes' slabs (each its own functor); edges lie in two slabs and get
+// the same value from each.
 void HydroMech::porosity_of_halo() {
   const Layout& l = layout_;
+  std::array<Region, 3> slabs{};  // empty along an axis without a halo
+  SlabPorosity op{};
   for (int a = 0; a < 3; ++a) {
+    op.axis[a] =
+        HaloPorosity{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view(), a, l.n[a], l.h[a]};
     if (l.h[a] == 0) continue;
-    Region r = l.all();
-    r.lo[a] = 0;
-    r.hi[a] = 2 * l.h[a];
-    for_each(
-        ex_, r, Lane::inner,
-        HaloPorosity{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view(), a, l.n[a], l.h[a]});
+    slabs[a] = l.all();
+    slabs[a].lo[a] = 0;
+    slabs[a].hi[a] = 2 * l.h[a];
   }
+  for_each_regions<3>(ex_, slabs, Lane::inner, op);
 }
 
 // The pairs kernel needs every region it runs on to start and end at an even x.

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -273,6 +275,86 @@ TEST(Boundary, GhostRulesGradientKeepAndSeveralFieldsAtOnce) {
   // The face-x field's boundary point on x_lo is itself (distance 0): the gradient adds nothing.
   EXPECT_EQ(alone[0].to_host()[l.index(0, 1, 0)], 10.0);
   EXPECT_EQ(alone[0].to_host()[l.index(-1, 1, 0)], 11 - 0.5 * 2);
+}
+
+// The fill of fill_ghosts written out axis by axis (x, y, z): along each bounded axis, every
+// ghost of each side whose rule is not keep, across the whole padded block, from its mirror.
+void fill_axis_by_axis(const Grid& grid, const Layout& l, Location loc, const SideRules& rules,
+                       std::vector<real>& v) {
+  const Region all = l.all();
+  for (int a = 0; a < 3; ++a) {
+    if (l.h[a] == 0 || grid.periodic[a]) continue;
+    for (int side = 0; side < 2; ++side) {
+      const GhostRule& rule = rules[2 * a + side];
+      if (rule.kind == GhostRule::keep) continue;
+      const GhostSpan span = ghost_span(staggered(loc, a), side, l.n[a], l.h[a]);
+      for (int k = all.lo.z; k < all.hi.z; ++k)
+        for (int j = all.lo.y; j < all.hi.y; ++j)
+          for (int i = all.lo.x; i < all.hi.x; ++i) {
+            int c[3] = {i, j, k};
+            const int g = c[a];
+            if (g < span.lo || g >= span.hi) continue;
+            c[a] = span.mirror - g;
+            const real inside = v[l.index(c[0], c[1], c[2])];
+            v[l.index(i, j, k)] = rule.ghost(inside, g - c[a]);
+          }
+    }
+  }
+}
+
+std::uint64_t bits_of(real x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+TEST(Boundary, OneLaunchFillEqualsTheFillAxisByAxis) {
+  // fill_ghosts sets every side's ghosts in one launch (edges and corners through their chain of
+  // mirrors): the values, to the bit, of the fill axis by axis, for every stagger location, mixed
+  // rules (kept sides, gradients, values, a periodic axis), several fields in one call, halos of
+  // one and two cells, and values that tell zeros' signs and NaN apart.
+  const Comm self(MPI_COMM_SELF);
+  const Location locs[6] = {Location::cell,   Location::face_x,  Location::face_y,
+                            Location::face_z, Location::edge_xy, Location::node};
+  const GhostRule kinds[5] = {GhostRule::zero_gradient(), GhostRule::fixed_gradient(0.25),
+                              GhostRule::fixed_value(-1.5), GhostRule::fixed_value(0),
+                              GhostRule{GhostRule::keep}};
+  for (int h = 1; h <= 2; ++h)
+    for (bool periodic_y : {false, true}) {
+      Grid grid;
+      grid.n = {7, 6, 5};
+      grid.periodic = {false, periodic_y, false};
+      const Decomposition dec(grid, self);
+      const Layout l{dec.local_cells(), {h, h, h}};
+      std::vector<Field> fields;
+      std::vector<Field*> pointers;
+      std::vector<SideRules> rules;
+      std::vector<std::vector<real>> expected;
+      for (int c = 0; c < 6; ++c) {
+        std::vector<real> v(l.count());
+        for (std::size_t q = 0; q < v.size(); ++q) {
+          const std::size_t r = (q * 2654435761u + 97 * c) % 1009;
+          v[q] = r == 0 ? -0.0 : r == 1 ? kNaN : 1e-3 * double(r) - 0.5;
+        }
+        SideRules rc;
+        for (int s = 0; s < 6; ++s) rc[s] = kinds[(3 * c + 2 * s + h) % 5];
+        fields.emplace_back("f" + std::to_string(c), locs[c], l, Backend::cpu);
+        fields.back().from_host(v);
+        fill_axis_by_axis(grid, l, locs[c], rc, v);
+        expected.push_back(v);
+        rules.push_back(rc);
+      }
+      for (Field& f : fields) pointers.push_back(&f);
+      fill_ghosts(Exec::cpu(), dec, pointers, rules);
+      for (int c = 0; c < 6; ++c) {
+        const std::vector<real> got = fields[c].to_host();
+        int differ = 0;
+        for (std::size_t q = 0; q < got.size(); ++q)
+          differ += bits_of(got[q]) != bits_of(expected[c][q]);
+        EXPECT_EQ(differ, 0) << to_string(locs[c]) << ", h = " << h
+                             << (periodic_y ? ", y periodic" : "");
+      }
+    }
 }
 
 TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {

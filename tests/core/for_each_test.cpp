@@ -1,15 +1,19 @@
 // for_each and reduce on the cpu backend: every index of a region exactly once, reductions equal
-// to a serial computation, NaN propagation, empty regions.
+// to a serial computation, NaN propagation, empty regions; for_each_regions' one launch over
+// several regions (its kernel run position by position) and its CPU way.
 #include "core/for_each.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/for_each_regions.hpp"
 
 namespace staghorn {
 namespace {
@@ -110,6 +114,47 @@ TEST(ForEach, EmptyRegionsAreNoOps) {
     EXPECT_EQ(reduce(ex, r, MaxOp{}, Hash{}), -std::numeric_limits<real>::infinity());
   }
   EXPECT_EQ(f.to_host(), init);
+}
+
+// Counts each call per region and cell, inside a box that holds every region of the test.
+constexpr Region kBox{{-3, -1, -2}, {40, 30, 4}};
+constexpr long long kBoxCells = 43LL * 31 * 6;
+struct Count {
+  std::atomic<int>* visits;
+  SH_HD void operator()(int s, int i, int j, int k) const {
+    const long long c = (i - kBox.lo.x) + 43LL * ((j - kBox.lo.y) + 31LL * (k - kBox.lo.z));
+    visits[s * kBoxCells + c].fetch_add(1);
+  }
+};
+
+// What is wrong with the visits (empty if each cell of region s was visited once as s).
+std::string check_visits(const std::array<Region, 5>& regions, const std::atomic<int>* visits) {
+  int wrong = 0;
+  for (int s = 0; s < 5; ++s)
+    for (int k = kBox.lo.z; k < kBox.hi.z; ++k)
+      for (int j = kBox.lo.y; j < kBox.hi.y; ++j)
+        for (int i = kBox.lo.x; i < kBox.hi.x; ++i) {
+          const long long c = (i - kBox.lo.x) + 43LL * ((j - kBox.lo.y) + 31LL * (k - kBox.lo.z));
+          wrong += visits[s * kBoxCells + c].load() != (contains(regions[s], i, j, k) ? 1 : 0);
+        }
+  return wrong == 0 ? "" : std::to_string(wrong) + " cells visited otherwise than once";
+}
+
+TEST(ForEachRegions, OneLaunchVisitsEveryCellOfEveryRegionOnce) {
+  // Thin slabs, an empty region, one past several launch rows, negative indices and an overlap
+  // (visited once per region): the GPU's one launch, run position by position, and the CPU's way.
+  const std::array<Region, 5> regions = {
+      Region{{-2, -1, 0}, {5, 1, 3}}, Region{{0, 0, 0}, {0, 4, 4}},
+      Region{{-3, 2, -2}, {40, 30, 1}}, Region{{1, 0, 1}, {2, 1, 2}}, Region{{0, 0, 0}, {3, 1, 3}}};
+  std::vector<std::atomic<int>> launch_visits(5 * kBoxCells), cpu_visits(5 * kBoxCells);
+  const auto k = detail::regions_kernel(regions, Count{launch_visits.data()});
+  const Region launch = detail::launch_of(k);
+  ASSERT_GT(launch.hi.y, 1);  // the long region spans several rows of the launch
+  for (int y = launch.lo.y; y < launch.hi.y; ++y)
+    for (int x = launch.lo.x; x < launch.hi.x; ++x) k(x, y, 0);
+  EXPECT_EQ(check_visits(regions, launch_visits.data()), "");
+  for_each_regions<5>(Exec::cpu(), regions, Lane::inner, Count{cpu_visits.data()});
+  EXPECT_EQ(check_visits(regions, cpu_visits.data()), "");
 }
 
 TEST(Reduce, MatchesASerialComputation) {
