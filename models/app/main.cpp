@@ -168,8 +168,12 @@ int execute(const Command& c, const Comm& comm) {
 int report(const Comm& comm, const char* kind, const std::exception& e, int code) {
   // Every rank fails alike on bad input; for other errors a lone failing rank must not leave the
   // others waiting in a collective.
-  if (comm.root() || code != 1)
-    std::cerr << "staghorn: " << kind << ": " << bounded_message(e.what()) << std::endl;
+  // One write of the whole line: written in pieces, another rank's output (or MPI_Abort's
+  // banner) can land between them on the launcher's shared stderr.
+  if (comm.root() || code != 1) {
+    const std::string line = std::string("staghorn: ") + kind + ": " + bounded_message(e.what());
+    std::cerr << line + "\n" << std::flush;
+  }
   if (code != 1 && comm.size() > 1) MPI_Abort(comm.get(), code);
   return code;
 }
