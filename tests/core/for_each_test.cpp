@@ -118,12 +118,19 @@ TEST(ForEach, EmptyRegionsAreNoOps) {
 
 // Counts each call per region and cell, inside a box that holds every region of the test.
 constexpr Region kBox{{-3, -1, -2}, {40, 30, 4}};
-constexpr long long kBoxCells = 43LL * 31 * 6;
+constexpr long long kBoxCells = kBox.size();
+SH_HD long long box_index(int s, int i, int j, int k) {
+  const Int3 e = kBox.extent();
+  return s * kBoxCells + (i - kBox.lo.x) +
+         e.x * ((j - kBox.lo.y) + (long long)e.y * (k - kBox.lo.z));
+}
+// Run on the host only (the test's CPU threads); host and device code since the regions' kernel is.
 struct Count {
   std::atomic<int>* visits;
   SH_HD void operator()(int s, int i, int j, int k) const {
-    const long long c = (i - kBox.lo.x) + 43LL * ((j - kBox.lo.y) + 31LL * (k - kBox.lo.z));
-    visits[s * kBoxCells + c].fetch_add(1);
+#if !defined(__CUDA_ARCH__)
+    visits[box_index(s, i, j, k)].fetch_add(1);
+#endif
   }
 };
 
@@ -134,8 +141,7 @@ std::string check_visits(const std::array<Region, 5>& regions, const std::atomic
     for (int k = kBox.lo.z; k < kBox.hi.z; ++k)
       for (int j = kBox.lo.y; j < kBox.hi.y; ++j)
         for (int i = kBox.lo.x; i < kBox.hi.x; ++i) {
-          const long long c = (i - kBox.lo.x) + 43LL * ((j - kBox.lo.y) + 31LL * (k - kBox.lo.z));
-          wrong += visits[s * kBoxCells + c].load() != (contains(regions[s], i, j, k) ? 1 : 0);
+          wrong += visits[box_index(s, i, j, k)].load() != (contains(regions[s], i, j, k) ? 1 : 0);
         }
   return wrong == 0 ? "" : std::to_string(wrong) + " cells visited otherwise than once";
 }
