@@ -118,7 +118,6 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
   for (int a = 0; a < 3; ++a)
     if (filled[a] && !dec.wraps_onto_itself(a))
       throw std::logic_error("HaloExchange: a filled axis must be periodic onto the block itself");
-  std::vector<int> index_of(27, -1);
   for (int z = -1; z <= 1; ++z)
     for (int y = -1; y <= 1; ++y)
       for (int x = -1; x <= 1; ++x) {
@@ -132,11 +131,23 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
         bool only_filled = true;  // every axis it crosses is filled by the caller: no message
         for (int a = 0; a < 3; ++a) only_filled = only_filled && (d[a] == 0 || filled[a]);
         if (only_filled) continue;
-        Segment s{d, peer, -1, send_region(layout, d), recv_region(layout, d), cells_per_field_};
-        cells_per_field_ += static_cast<std::size_t>(s.send.size());
-        index_of[dir_index(d)] = static_cast<int>(segs_.size());
-        segs_.push_back(s);
+        segs_.push_back({d, peer, -1, send_region(layout, d), recv_region(layout, d), 0, 0});
       }
+  // The same axes on every rank: a segment crosses an axis wherever that axis is split over ranks
+  // or wraps onto the block (and is not filled), whatever the rank's place in the process grid.
+  for (const auto& s : segs_)
+    for (int a = 0; a < 3; ++a) crossed_[a] = crossed_[a] || (s.dir[a] != 0 && !filled_[a]);
+  if (ex.network() && ex.network()->per_segment())
+    waves_ = std::max(1, 2 * (crossed_.x + crossed_.y + crossed_.z));
+  for (auto& s : segs_) s.wave = wave_of(s.dir);
+  std::stable_sort(segs_.begin(), segs_.end(),
+                   [](const Segment& a, const Segment& b) { return a.wave < b.wave; });
+  std::vector<int> index_of(27, -1);
+  for (std::size_t i = 0; i < segs_.size(); ++i) {
+    segs_[i].offset = cells_per_field_;
+    cells_per_field_ += static_cast<std::size_t>(segs_[i].send.size());
+    index_of[dir_index(segs_[i].dir)] = static_cast<int>(i);
+  }
   // The peer across -d exists whenever the peer across d does (periodicity is per axis).
   for (auto& s : segs_) {
     s.opposite = index_of[dir_index({-s.dir.x, -s.dir.y, -s.dir.z})];
@@ -144,11 +155,32 @@ HaloExchange::HaloExchange(const Decomposition& dec, const Layout& layout, const
   }
 }
 
-Int3 HaloExchange::axes() const {
-  Int3 a;
-  for (const auto& s : segs_)
-    for (int d = 0; d < 3; ++d) a[d] = a[d] || (s.dir[d] != 0 && !filled_[d]);
-  return a;
+Int3 HaloExchange::axes() const { return crossed_; }
+
+int HaloExchange::wave_of(Int3 d) const {
+  if (waves_ == 1) return 0;
+  int side = 0;  // the first side of axis a among the waves
+  for (int a = 0; a < 3; ++a) {
+    if (!crossed_[a]) continue;
+    if (d[a] != 0) return side + (d[a] > 0);
+    side += 2;
+  }
+  throw std::logic_error("HaloExchange: a segment crosses no exchanged axis");
+}
+
+std::pair<std::size_t, std::size_t> HaloExchange::wave_range(int wave) const {
+  std::size_t first = 0;
+  while (first < segs_.size() && segs_[first].wave < wave) ++first;
+  std::size_t last = first;
+  while (last < segs_.size() && segs_[last].wave == wave) ++last;
+  return {first, last};
+}
+
+std::vector<Region> HaloExchange::wave_sends(int wave) const {
+  std::vector<Region> r;
+  const auto [first, last] = wave_range(wave);
+  for (std::size_t s = first; s < last; ++s) r.push_back(segs_[s].send);
+  return r;
 }
 
 // Buffers and messages for `fields` fields: segment by segment, each segment's field slabs side by
@@ -162,17 +194,21 @@ void HaloExchange::prepare(std::size_t fields) {
   }
   plan_ = {};
   plan_.total = fields * cells_per_field_;
+  plan_.waves = waves_;
   const int me = dec_.comm().rank();
   for (const auto& s : segs_) {
     if (s.peer == me) continue;
     const std::size_t count = fields * static_cast<std::size_t>(s.send.size());
-    plan_.sends.push_back({s.peer, dir_index(s.dir), at(s, 0), count});
-    // What arrives in our halo at d was sent by the peer toward -d.
-    plan_.recvs.push_back({s.peer, dir_index({-s.dir.x, -s.dir.y, -s.dir.z}), at(s, 0), count});
+    const Int3 back{-s.dir.x, -s.dir.y, -s.dir.z};
+    plan_.sends.push_back({s.peer, dir_index(s.dir), at(s, 0), count, s.wave});
+    // What arrives in our halo at d was sent by the peer toward -d, in that segment's wave.
+    plan_.recvs.push_back({s.peer, dir_index(back), at(s, 0), count, wave_of(back)});
   }
-  auto by_tag = [](const Message& a, const Message& b) { return a.tag < b.tag; };
-  std::stable_sort(plan_.sends.begin(), plan_.sends.end(), by_tag);
-  std::stable_sort(plan_.recvs.begin(), plan_.recvs.end(), by_tag);
+  auto in_order = [](const Message& a, const Message& b) {
+    return a.wave != b.wave ? a.wave < b.wave : a.tag < b.tag;
+  };
+  std::stable_sort(plan_.sends.begin(), plan_.sends.end(), in_order);
+  std::stable_sort(plan_.recvs.begin(), plan_.recvs.end(), in_order);
 }
 
 long long HaloExchange::open(Phase phase) {
@@ -193,13 +229,18 @@ void HaloExchange::exchange(const std::vector<Field*>& fields) {
 }
 
 void HaloExchange::begin(const std::vector<Field*>& fields) {
+  for (int w = 0; w < waves_; ++w) begin_wave(fields, w);
+}
+
+void HaloExchange::begin_wave(const std::vector<Field*>& fields, int wave) {
   if (segs_.empty() || fields.empty()) return;
-  prepare(fields.size());
-  pack(fields);
+  if (wave == 0) prepare(fields.size());
+  pack(fields, wave);
   if (!remote_) return;
-  // On a GPU the transfer starts here, asynchronously; on the CPU it all happens in end().
-  if (ex_.on_device()) transfer_span_ = open(Phase::transfer);
-  transport_->start(plan_, send_.data(), recv_.data());
+  // On a GPU the transfer starts here, asynchronously; on the CPU it ends in end(). Timed from the
+  // last wave on: what the boundary lane waits for once the whole shell is sent.
+  if (ex_.on_device() && wave + 1 == waves_) transfer_span_ = open(Phase::transfer);
+  transport_->start(plan_, wave, send_.data(), recv_.data());
 }
 
 void HaloExchange::end(const std::vector<Field*>& fields) {
@@ -221,32 +262,37 @@ bool HaloExchange::one_launch(std::size_t fields) const {
          fields * cells_per_field_ <= static_cast<std::size_t>(INT32_MAX);
 }
 
-// The buffer's segments and the fields' views, for one launch over all slabs (send or receive
-// regions: their extents agree segment by segment).
+// The buffer's segments and the fields' views, for one launch over the slabs of segments
+// [first, last) (send or receive regions: their extents agree segment by segment).
 template <class F>
-F HaloExchange::slabs(const std::vector<Field*>& fields, bool send) const {
+F HaloExchange::slabs(const std::vector<Field*>& fields, bool send, std::size_t first,
+                      std::size_t last) const {
   F op{};
-  for (std::size_t s = 0; s < segs_.size(); ++s) {
-    op.sl.start[s] = static_cast<int>(at(segs_[s], 0));
-    op.sl.region[s] = send ? segs_[s].send : segs_[s].recv;
+  const std::size_t base = at(segs_[first], 0);
+  for (std::size_t s = first; s < last; ++s) {
+    op.sl.start[s - first] = static_cast<int>(at(segs_[s], 0) - base);
+    op.sl.region[s - first] = send ? segs_[s].send : segs_[s].recv;
   }
-  op.sl.total = static_cast<int>(fields.size() * cells_per_field_);
-  op.sl.start[segs_.size()] = op.sl.total;
+  const std::size_t end = last < segs_.size() ? at(segs_[last], 0) : fields.size() * cells_per_field_;
+  op.sl.total = static_cast<int>(end - base);
+  op.sl.start[last - first] = op.sl.total;
   for (std::size_t f = 0; f < fields.size(); ++f) op.sl.f[f] = fields[f]->view();
   return op;
 }
 
-void HaloExchange::pack(const std::vector<Field*>& fields) {
+void HaloExchange::pack(const std::vector<Field*>& fields, int wave) {
+  const auto [first, last] = wave_range(wave);
+  if (first == last) return;
   const long long span = open(Phase::pack);
   if (one_launch(fields.size())) {
-    PackAll op = slabs<PackAll>(fields, true);
-    op.buf = send_.data();
+    PackAll op = slabs<PackAll>(fields, true, first, last);
+    op.buf = send_.data() + at(segs_[first], 0);
     for_each(ex_, rows_of(op.sl.total), Lane::boundary, op);
   } else {
     for (std::size_t f = 0; f < fields.size(); ++f)
-      for (const auto& s : segs_)
-        for_each(ex_, s.send, Lane::boundary,
-                 Pack{fields[f]->view(), s.send, send_.data() + at(s, f)});
+      for (std::size_t s = first; s < last; ++s)
+        for_each(ex_, segs_[s].send, Lane::boundary,
+                 Pack{fields[f]->view(), segs_[s].send, send_.data() + at(segs_[s], f)});
   }
   close(span);
 }
@@ -260,7 +306,7 @@ const real* HaloExchange::source(const Segment& s, std::size_t field) const {
 void HaloExchange::unpack(const std::vector<Field*>& fields) {
   const long long span = open(Phase::unpack);
   if (one_launch(fields.size())) {
-    UnpackAll op = slabs<UnpackAll>(fields, false);
+    UnpackAll op = slabs<UnpackAll>(fields, false, 0, segs_.size());
     for (std::size_t s = 0; s < segs_.size(); ++s) op.src[s] = source(segs_[s], 0);
     for_each(ex_, rows_of(op.sl.total), Lane::boundary, op);
   } else {

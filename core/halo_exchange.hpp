@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/decomposition.hpp"
@@ -19,6 +20,12 @@ namespace staghorn {
 // that axis's halo itself (`filled`: a kernel that writes each boundary value's periodic images):
 // then the segments that stay on the rank along filled axes are left out, and only the others
 // (those that also cross an axis split over ranks) travel.
+//
+// The segments leave in waves: one wave of all of them, or, when the run's network sends segment
+// by segment (Network::per_segment()), one wave per side of each axis the exchange crosses, in
+// the order split_shell cuts the shell (x low, x high, y low, ...). A segment belongs to the wave
+// of the first such axis it crosses, on its side: both ranks of a message agree on its wave
+// from its direction alone, whatever their blocks. The buffers hold the waves one after another.
 class HaloExchange {
  public:
   HaloExchange(const Decomposition& dec, const Layout& layout, const Exec& ex, bool corners = true,
@@ -35,6 +42,12 @@ class HaloExchange {
   // lane).
   void begin(const std::vector<Field*>& fields);
   void end(const std::vector<Field*>& fields);
+  // begin() one wave at a time, waves in order (wave 0 first): packs that wave's segments and
+  // starts their messages. The caller orders what produced the wave's sent values before it.
+  void begin_wave(const std::vector<Field*>& fields, int wave);
+  int waves() const { return waves_; }
+  // The local regions wave `wave`'s segments send.
+  std::vector<Region> wave_sends(int wave) const;
 
   // Local regions one segment sends (interior slab) and receives (halo slab) in direction `dir`.
   static Region send_region(const Layout& layout, Int3 dir);
@@ -56,14 +69,20 @@ class HaloExchange {
     int opposite;  // index of the segment in direction -dir
     Region send, recv;
     std::size_t offset;  // cells into the buffers, per field
+    int wave;
   };
+  // The wave of the segment in direction d (its message's wave on both sides).
+  int wave_of(Int3 d) const;
+  // Segments [first, last) of wave `wave` (contiguous: ordered by wave).
+  std::pair<std::size_t, std::size_t> wave_range(int wave) const;
   void prepare(std::size_t fields);
-  void pack(const std::vector<Field*>& fields);
+  void pack(const std::vector<Field*>& fields, int wave);
   void unpack(const std::vector<Field*>& fields);
   // Whether all slabs of `fields` fields fit one launch (else one launch per slab).
   bool one_launch(std::size_t fields) const;
+  // The slabs of segments [first, last) for one launch, their offsets from the first one's.
   template <class F>
-  F slabs(const std::vector<Field*>& fields, bool send) const;
+  F slabs(const std::vector<Field*>& fields, bool send, std::size_t first, std::size_t last) const;
   // Where the values for our halo segment s of `field` lie (the receive buffer, or our own send
   // buffer for a periodic exchange with ourselves).
   const real* source(const Segment& s, std::size_t field) const;
@@ -78,6 +97,8 @@ class HaloExchange {
   Exec ex_;
   Int3 filled_;
   std::vector<Segment> segs_;
+  int waves_ = 1;
+  Int3 crossed_;  // the axes() of the segments, which waves are cut by
   std::size_t cells_per_field_ = 0;
   bool remote_ = false;       // some segment goes to another rank (else all is local copies)
   std::size_t nfields_ = 0;   // fields the buffers and the plan are laid out for

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/side_stream.hpp"
 #include "core/timer.hpp"
 #include "core/transport.hpp"
 
@@ -36,7 +37,7 @@ using Landing = std::map<int, std::map<int, std::size_t>>;
 
 class IpcTransport final : public Transport {
  public:
-  IpcTransport(const Comm& comm, const Exec& ex) : ex_(ex) {
+  IpcTransport(const Comm& comm, const Exec& ex) : ex_(ex), side_(ex) {
     // Tokens travel on a communicator of their own, so that exchanges cannot mix them up.
     check_mpi(MPI_Comm_dup(comm.get(), &own_), "MPI_Comm_dup (ipc)");
     comm_ = Comm(own_, comm.timeout());
@@ -46,7 +47,8 @@ class IpcTransport final : public Transport {
   }
 
   ~IpcTransport() override {
-    cudaStreamSynchronize(ex_.stream(Lane::boundary));  // no copy may outlive the mappings
+    side_.synchronize();  // no copy may outlive the mappings
+    cudaStreamSynchronize(ex_.stream(Lane::boundary));
     // Zero-byte sends complete locally; no error may leave a destructor.
     MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
     for (auto& [rank, p] : peers_) close(p);
@@ -57,31 +59,38 @@ class IpcTransport final : public Transport {
 
   TransportKind kind() const override { return TransportKind::ipc; }
 
-  void start(const MessagePlan& plan, const real* send, real* recv) override {
-    // New buffers: map them. Another field count moves the messages' offsets only: they are
-    // agreed once per count and kept (a model that alternates counts, as the coupled one's
-    // viscosity updates between its iterations do, would otherwise map anew at every exchange).
-    if (recv != recv_) map(plan, recv);
-    const Landing& landing = landing_of(plan);
-    cudaStream_t s = ex_.stream(Lane::boundary);
+  void start(const MessagePlan& plan, int wave, const real* send, real* recv) override {
+    if (wave == 0) {
+      // New buffers: map them. Another field count moves the messages' offsets only: they are
+      // agreed once per count and kept (a model that alternates counts, as the coupled one's
+      // viscosity updates between its iterations do, would otherwise map anew at every exchange).
+      if (recv != recv_) map(plan, recv);
+      landing_of(plan);
+    }
+    cudaStream_t s = plan.waves > 1 ? side_.after_boundary() : ex_.stream(Lane::boundary);
     // A neighbour's buffer is free once it has unpacked what we sent last time.
-    if (!first_) wait_consumed();
+    if (wave == 0 && !first_) wait_consumed(s);
     first_ = false;
+    const Landing& landing = landing_.at(plan.total);
     for (const auto& m : plan.sends) {
+      if (m.wave != wave) continue;
       Peer& p = peers_.at(m.peer);
       check_cuda(cudaMemcpyAsync(p.recv + landing.at(m.peer).at(m.tag), send + m.offset,
                                  m.count * sizeof(real), cudaMemcpyDeviceToDevice, s),
                  "cudaMemcpyAsync (ipc)");
     }
+    if (wave + 1 < plan.waves) return;
     check_cuda(cudaEventRecord(sent_, s), "cudaEventRecord (ipc)");
     notify(kSentTag);
   }
 
-  double finish(const MessagePlan&, const real*, real*) override {
+  double finish(const MessagePlan& plan, const real*, real*) override {
     const Timer blocked;
     tokens(kSentTag);  // every neighbour has queued its copies to us and recorded its event
     cudaStream_t s = ex_.stream(Lane::boundary);
     for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.sent, 0), "wait");
+    // Our own copies are done before the next pack overwrites the send buffer.
+    if (plan.waves > 1) side_.join_boundary();
     return blocked.seconds();
   }
 
@@ -91,10 +100,9 @@ class IpcTransport final : public Transport {
   }
 
  private:
-  // The neighbours have unpacked what we sent last (token), and our stream waits for it (event).
-  void wait_consumed() {
+  // The neighbours have unpacked what we sent last (token), and stream `s` waits for it (event).
+  void wait_consumed(cudaStream_t s) {
     tokens(kConsumedTag);
-    cudaStream_t s = ex_.stream(Lane::boundary);
     for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.consumed, 0), "wait");
   }
 
@@ -104,7 +112,7 @@ class IpcTransport final : public Transport {
   void map(const MessagePlan& plan, real* recv) {
     if (!first_) {
       // The old mappings go: nothing of ours may still be in flight to them, nor theirs in use.
-      wait_consumed();
+      wait_consumed(ex_.stream(Lane::boundary));
       ex_.synchronize(Lane::boundary);
     }
     drain();
@@ -210,6 +218,7 @@ class IpcTransport final : public Transport {
   }
 
   Exec ex_;
+  SideStream side_;  // the copies of a pipelined exchange's waves
   MPI_Comm own_ = MPI_COMM_NULL;
   Comm comm_;  // own_, with the run's timeout
   cudaEvent_t sent_ = nullptr, consumed_ = nullptr;

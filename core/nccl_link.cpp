@@ -1,6 +1,7 @@
 #include "core/nccl_link.hpp"
 
 #include "core/error.hpp"
+#include "core/side_stream.hpp"
 
 #if defined(STAGHORN_HAVE_CUDA) && __has_include(<nccl.h>)
 #define STAGHORN_NCCL 1
@@ -77,29 +78,37 @@ struct NcclLink::Library {
 
 namespace {
 
-// NCCL send/recv of every message in one group, queued on the boundary lane: nothing blocks the
-// host, and the unpack kernels queued after it on that lane see the received values.
+// NCCL send/recv of every message of a wave in one group, queued on the boundary lane (on a side
+// stream when the exchange is pipelined, so that the shell's next slab does not wait for the
+// group): nothing blocks the host, and the unpack kernels queued after it on the boundary lane see
+// the received values. Both sides of a pair post the same waves in the same order.
 class NcclTransport final : public Transport {
  public:
   NcclTransport(const NcclLink::Library& lib, ncclComm_t comm, const Exec& ex)
-      : lib_(lib), comm_(comm), ex_(ex) {}
+      : lib_(lib), comm_(comm), ex_(ex), side_(ex) {}
   TransportKind kind() const override { return TransportKind::nccl; }
 
-  void start(const MessagePlan& plan, const real* send, real* recv) override {
-    cudaStream_t s = ex_.stream(Lane::boundary);
+  void start(const MessagePlan& plan, int wave, const real* send, real* recv) override {
+    cudaStream_t s = plan.waves > 1 ? side_.after_boundary() : ex_.stream(Lane::boundary);
     lib_.check(lib_.group_start(), "ncclGroupStart");
     for (const auto& m : plan.recvs)
-      lib_.check(lib_.recv(recv + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclRecv");
+      if (m.wave == wave)
+        lib_.check(lib_.recv(recv + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclRecv");
     for (const auto& m : plan.sends)
-      lib_.check(lib_.send(send + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclSend");
+      if (m.wave == wave)
+        lib_.check(lib_.send(send + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclSend");
     lib_.check(lib_.group_end(), "ncclGroupEnd");
   }
-  double finish(const MessagePlan&, const real*, real*) override { return 0; }
+  double finish(const MessagePlan& plan, const real*, real*) override {
+    if (plan.waves > 1) side_.join_boundary();
+    return 0;
+  }
 
  private:
   const NcclLink::Library& lib_;
   ncclComm_t comm_;
   Exec ex_;
+  SideStream side_;
 };
 
 }  // namespace

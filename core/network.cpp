@@ -53,8 +53,8 @@ const std::vector<std::string>& transport_choices() {
 }
 
 Network::Network(const Comm& comm, const Exec& ex, const std::string& requested,
-                 const std::string& nccl_library)
-    : comm_(comm), ex_(ex), timer_(std::make_unique<PhaseTimer>(ex)) {
+                 const std::string& nccl_library, bool per_segment)
+    : comm_(comm), ex_(ex), per_segment_(per_segment), timer_(std::make_unique<PhaseTimer>(ex)) {
   if (requested == "auto") {
     kind_ = TransportKind::mpi;
     // Device-to-device only pays where there are GPUs and peers to reach, each on a GPU of its
@@ -80,6 +80,10 @@ Network::Network(const Comm& comm, const Exec& ex, const std::string& requested,
 Network::~Network() = default;
 
 std::string Network::description() const {
+  return transport_description() + (per_segment_ ? ", segment by segment" : "");
+}
+
+std::string Network::transport_description() const {
   switch (kind_) {
     case TransportKind::mpi:
       return ex_.on_device() ? "mpi (staged through pinned host memory)" : "mpi (host memory)";

@@ -18,19 +18,26 @@ class Network {
   // is on one node, else NCCL when every rank can load it, else a CUDA-aware MPI when the library
   // reports one, else MPI on host memory. Collective:
   // every rank calls it, and every rank throws when a requested transport cannot run somewhere.
+  // `per_segment` (exchange.pipeline "segments", the same on every rank): the halo exchanges that
+  // hide communication send each segment as soon as the part of the shell it reads is computed,
+  // in waves, rather than all once the whole shell is (core/overlap.hpp).
   Network(const Comm& comm, const Exec& ex, const std::string& requested = "auto",
-          const std::string& nccl_library = "");
+          const std::string& nccl_library = "", bool per_segment = false);
   ~Network();
 
   TransportKind kind() const { return kind_; }
+  bool per_segment() const { return per_segment_; }
   std::string description() const;
   std::unique_ptr<Transport> transport() const;
   PhaseTimer& timer() const { return *timer_; }
 
  private:
+  std::string transport_description() const;
+
   Comm comm_;
   Exec ex_;
   TransportKind kind_ = TransportKind::mpi;
+  bool per_segment_ = false;
   std::shared_ptr<NcclLink> nccl_;
   std::unique_ptr<PhaseTimer> timer_;
 };

@@ -2,7 +2,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+
 #include "core/memory.hpp"
+#include "core/side_stream.hpp"
 #include "core/timer.hpp"
 
 #if defined(OPEN_MPI) && __has_include(<mpi-ext.h>)
@@ -43,49 +46,103 @@ std::string shared_gpu(const Comm& comm, const Exec& ex) {
   return "";
 }
 
+namespace {
+
+// Nonblocking MPI on one plan's buffers: the receives posted at once, the sends wave by wave, all
+// awaited together.
+class PostedMessages {
+ public:
+  void receive(const Comm& comm, const MessagePlan& plan, real* recv) {
+    for (const auto& m : plan.recvs) {
+      reqs_.emplace_back();
+      check_mpi(MPI_Irecv(recv + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
+                          comm.get(), &reqs_.back()),
+                "MPI_Irecv (halo)");
+      peers_.push_back(m.peer);
+    }
+  }
+
+  void send(const Comm& comm, const MessagePlan& plan, int wave, const real* send) {
+    for (const auto& m : plan.sends) {
+      if (m.wave != wave) continue;
+      reqs_.emplace_back();
+      check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
+                          comm.get(), &reqs_.back()),
+                "MPI_Isend (halo)");
+      peers_.push_back(m.peer);
+    }
+  }
+
+  void wait(const Comm& comm) {
+    comm.wait_all(reqs_, "halo exchange", peers_);
+    reqs_.clear();
+    peers_.clear();
+  }
+
+ private:
+  std::vector<MPI_Request> reqs_;
+  std::vector<int> peers_;  // whom each request waits on, for the report of who is late
+};
+
+// The stream a wave's transfer is queued on: the boundary lane when the exchange sends all at
+// once, else a side stream (the shell's next slab is queued on the boundary lane meanwhile).
+CUstream_st* wave_stream(const MessagePlan& plan, const Exec& ex, SideStream& side) {
+  return plan.waves > 1 ? side.after_boundary() : ex.stream(Lane::boundary);
+}
+
+}  // namespace
+
 void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv) {
-  std::vector<MPI_Request> reqs(plan.sends.size() + plan.recvs.size());
-  std::vector<int> peers;
-  std::size_t r = 0;
-  for (const auto& m : plan.recvs) {
-    check_mpi(MPI_Irecv(recv + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
-                        comm.get(), &reqs[r++]),
-              "MPI_Irecv (halo)");
-    peers.push_back(m.peer);
-  }
-  for (const auto& m : plan.sends) {
-    check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
-                        comm.get(), &reqs[r++]),
-              "MPI_Isend (halo)");
-    peers.push_back(m.peer);
-  }
-  comm.wait_all(reqs, "halo exchange", peers);
+  PostedMessages posted;
+  posted.receive(comm, plan, recv);
+  for (int w = 0; w < plan.waves; ++w) posted.send(comm, plan, w, send);
+  posted.wait(comm);
+}
+
+std::pair<std::size_t, std::size_t> wave_span(const MessagePlan& plan, int wave) {
+  std::size_t first = plan.total, last = 0;
+  for (const auto& m : plan.sends)
+    if (m.wave == wave) {
+      first = std::min(first, m.offset);
+      last = std::max(last, m.offset + m.count);
+    }
+  return last > first ? std::make_pair(first, last - first) : std::make_pair(std::size_t{0}, std::size_t{0});
 }
 
 namespace {
 
-// MPI on host memory. On a GPU the packed buffer goes to pinned memory on the boundary lane in
-// start() (asynchronously, so the inner region is queued meanwhile), and back in finish().
+// MPI on host memory. On the CPU the messages are posted as each wave is packed and awaited in
+// finish(). On a GPU the packed buffer goes to pinned memory wave by wave in start()
+// (asynchronously, so the inner region is queued meanwhile), the messages travel in finish(), and
+// what arrived goes back to the device.
 class HostMpi final : public Transport {
  public:
-  HostMpi(const Comm& comm, const Exec& ex) : comm_(comm), ex_(ex) {}
+  HostMpi(const Comm& comm, const Exec& ex) : comm_(comm), ex_(ex), side_(ex) {}
   TransportKind kind() const override { return TransportKind::mpi; }
 
-  void start(const MessagePlan& plan, const real* send, real*) override {
-    if (!ex_.on_device()) return;
+  void start(const MessagePlan& plan, int wave, const real* send, real* recv) override {
+    if (!ex_.on_device()) {
+      if (wave == 0) posted_.receive(comm_, plan, recv);
+      posted_.send(comm_, plan, wave, send);
+      return;
+    }
     if (host_send_.size() < plan.total) {
       host_send_ = Buffer<real>(Space::pinned, plan.total);
       host_recv_ = Buffer<real>(Space::pinned, plan.total);
     }
-    copy_bytes(host_send_.data(), send, plan.total * sizeof(real), ex_.stream(Lane::boundary));
+    const auto [first, count] = wave_span(plan, wave);
+    if (count == 0) return;
+    copy_bytes(host_send_.data() + first, send + first, count * sizeof(real),
+               wave_stream(plan, ex_, side_));
   }
 
-  double finish(const MessagePlan& plan, const real* send, real* recv) override {
+  double finish(const MessagePlan& plan, const real*, real* recv) override {
     const Timer blocked;
     if (!ex_.on_device()) {
-      mpi_exchange(comm_, plan, send, recv);
+      posted_.wait(comm_);
       return blocked.seconds();
     }
+    if (plan.waves > 1) side_.join_boundary();
     ex_.synchronize(Lane::boundary);  // the staged send buffer is complete
     mpi_exchange(comm_, plan, host_send_.data(), host_recv_.data());
     const double seconds = blocked.seconds();
@@ -96,15 +153,18 @@ class HostMpi final : public Transport {
  private:
   Comm comm_;
   Exec ex_;
+  SideStream side_;
+  PostedMessages posted_;
   Buffer<real> host_send_, host_recv_;
 };
 
-// Device buffers straight into a CUDA-aware MPI.
+// Device buffers straight into a CUDA-aware MPI, all waves at once in finish(): posting a wave
+// early would need the host to wait for its pack, holding the next slab's launch.
 class DeviceMpi final : public Transport {
  public:
   DeviceMpi(const Comm& comm, const Exec& ex) : comm_(comm), ex_(ex) {}
   TransportKind kind() const override { return TransportKind::mpi_device; }
-  void start(const MessagePlan&, const real*, real*) override {}
+  void start(const MessagePlan&, int, const real*, real*) override {}
   double finish(const MessagePlan& plan, const real* send, real* recv) override {
     const Timer blocked;
     ex_.synchronize(Lane::boundary);  // packed

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -19,27 +20,33 @@ enum class TransportKind { mpi, mpi_device, nccl, ipc };
 std::string to_string(TransportKind k);
 
 // One message: `count` reals at `offset` of the send (or receive) buffer, to (from) `peer`.
-// The tag names the segment's direction as seen by the sender, so both sides agree on it.
+// The tag names the segment's direction as seen by the sender, so both sides agree on it; so does
+// the wave it leaves in (a pipelined exchange sends its segments in waves, each as soon as the
+// part of the shell it reads is computed; the sender's wave, also on the receiving side).
 struct Message {
   int peer;
   int tag;
   std::size_t offset;
   std::size_t count;
+  int wave = 0;
 };
 
 struct MessagePlan {
-  std::vector<Message> sends, recvs;  // each sorted by tag: NCCL matches a pair's messages in order
-  std::size_t total = 0;              // reals in each buffer
+  // Each sorted by wave, then tag: NCCL matches a pair's messages in order.
+  std::vector<Message> sends, recvs;
+  std::size_t total = 0;  // reals in each buffer
+  int waves = 1;
 };
 
-// Moves the messages of one exchange. start() is called once the pack kernels are queued on the
-// boundary lane; finish() returns when work queued next on the boundary lane sees the received
-// values. Buffers are in the backend's memory and stay the same between calls.
+// Moves the messages of one exchange. start() is called for each wave in order, once the pack
+// kernels of that wave are queued on the boundary lane; finish() returns when work queued next on
+// the boundary lane sees the received values. Buffers are in the backend's memory and stay the
+// same between calls.
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual TransportKind kind() const = 0;
-  virtual void start(const MessagePlan& plan, const real* send, real* recv) = 0;
+  virtual void start(const MessagePlan& plan, int wave, const real* send, real* recv) = 0;
   // Returns the seconds the host spent blocked (waiting for the transfer).
   virtual double finish(const MessagePlan& plan, const real* send, real* recv) = 0;
   // Called once the work that reads the receive buffer (unpack) is queued on the boundary lane:
@@ -49,6 +56,10 @@ class Transport {
 
 // MPI point-to-point on the given buffers (host, or device with a CUDA-aware MPI); blocks.
 void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv);
+
+// The span of the send buffer that wave `wave`'s messages occupy, as {first real, count}
+// ({0, 0} for a wave that sends nothing).
+std::pair<std::size_t, std::size_t> wave_span(const MessagePlan& plan, int wave);
 
 std::unique_ptr<Transport> make_mpi_transport(const Comm& comm, const Exec& ex);
 std::unique_ptr<Transport> make_mpi_device_transport(const Comm& comm, const Exec& ex);

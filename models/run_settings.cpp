@@ -103,6 +103,11 @@ void add_run_options(io::Schema& s, const io::UnitSystem& units) {
         "Compute the boundary shell first on a high-priority stream and move its halo while the "
         "inner region computes (results are identical either way; only where the grid is split "
         "over ranks)");
+  s.add("exchange.pipeline", Type::string, "shell",
+        "When the halo segments leave while communication is hidden: shell (all of them once "
+        "the whole boundary shell is computed) or segments (in waves, each as soon as the slabs "
+        "of the shell it reads are computed; see docs/exchange.md)")
+      .one_of({"shell", "segments"});
   s.add("exchange.boundary_width", Type::int3, io::json::array({16, 2, 2}),
         "Width of the boundary shell per axis, in cells (at least the halo width)")
       .at_least(1);
@@ -182,6 +187,7 @@ RunSettings RunSettings::from(const io::json& c) {
     r.boundary_width[a] = at_path(c, "exchange.boundary_width")[a].get<int>();
   }
   r.hide_communication = at_path(c, "exchange.hide_communication").get<bool>();
+  r.per_segment = at_path(c, "exchange.pipeline").get<std::string>() == "segments";
   r.grid.units = at_path(c, "grid.units").get<std::string>();
   check_coordinates(r.grid);
   r.dt = at_path(c, "time.dt").get<double>();

@@ -39,6 +39,7 @@ struct RunSettings {
   Grid grid;
   Int3 dims;  // process grid; zeros: chosen automatically
   bool hide_communication = true;
+  bool per_segment = false;  // exchange.pipeline "segments"
   Int3 boundary_width{16, 2, 2};  // the shell computed first while its halo travels
   double dt = 0;
   long long steps = 0;

@@ -43,7 +43,8 @@ double measure_cell_rate(const ModelInfo& info, const RunSettings& settings, con
   const Comm self(MPI_COMM_SELF);
   const Decomposition alone(g, self, {1, 1, 1}, info.halo);
   Exec e = ex;
-  e.use_network(std::make_shared<Network>(self, e, settings.transport, settings.nccl_library));
+  e.use_network(std::make_shared<Network>(self, e, settings.transport, settings.nccl_library,
+                                          settings.per_segment));
   std::unique_ptr<Model> model = info.create({config, settings, alone, e});
   model->refresh();
   const real dt = static_cast<real>(settings.dt);

@@ -210,7 +210,7 @@ std::unique_ptr<Model> start(Setup& s, const RunRequest& request, const Comm& co
     s.exec.use_thread_governor(std::make_shared<ThreadGovernor>(threads.threads, affinity_cpus()));
   // Collective (NCCL's communicator): built by every rank together, then shared by all exchanges.
   s.exec.use_network(std::make_shared<Network>(s.dec->comm(), s.exec, s.settings.transport,
-                                               s.settings.nccl_library));
+                                               s.settings.nccl_library, s.settings.per_segment));
   together(s.dec->comm(), [&] { model = s.model->create({s.config, s.settings, *s.dec, s.exec}); });
   return model;
 }
