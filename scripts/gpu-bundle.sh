@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what the GPU scripts (gpu-bench.sh, gpu-check.sh, gpu-examples.sh) run on a GPU machine
 # without a matching MPI: the stripped binaries of build/ (staghorn, every bench_* program and the
-# test programs named as arguments), Open MPI's launcher and every library they need, into
+# test programs named as arguments), ncdump, Open MPI's launcher and every library they need, into
 # .device/bundle.tar.xz (git-ignored; the device tool carries it). Usage, here, after a build:
 #   scripts/gpu-bundle.sh [TEST...]   e.g. scripts/gpu-bundle.sh stokes_parity_test
 # The MPI bundler is the workplace's (BUNDLE_MPI, default ../shared/device/bundle-mpi.sh).
@@ -14,6 +14,9 @@ bundler=${BUNDLE_MPI:-$root/../shared/device/bundle-mpi.sh}
 build=${BUILD:-build}
 bundle=${BUNDLE:-.device/bundle.tar.xz}
 bins=("$build/bin/staghorn" "$build"/bin/bench_*)
+# ncdump, for comparing snapshots there without Python's NetCDF readers.
+ncdump=$(command -v ncdump || true)
+[[ -n $ncdump ]] && bins+=("$ncdump")
 for t in "$@"; do
   bins+=("$(find "$build/tests" -type f -name "$t" -perm -u+x | head -1)")
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Per-segment pipelining against the whole-shell exchange, in one call (docs/exchange.md): every
 # model's GPU example on a small grid, one rank and then NP ranks with exchange.pipeline shell and
-# segments per transport (the snapshots come back for scripts/compare_snapshots.py), then the
+# segments per transport (each snapshot's data as ncdump prints it, hashed: equal hashes, equal
+# bits; the snapshots themselves with KEEP=1), then the
 # strong-scaling cases of the 2-GPU table timed with shell and segments alternated.
 # Expects the bundle of scripts/gpu-bundle.sh in .device/bundle.tar.xz.
 # Usage: scripts/gpu-pipeline.sh OUTDIR NP [TRANSPORTS...]   (default transports: ipc nccl)
@@ -40,25 +41,33 @@ run() {  # output, ranks, example, sets... (key=value)
     --set metrics.copy_bandwidth=false "${args[@]}" 2>&1 | quiet | tail -1
 }
 
+# The snapshot's data section at full precision, hashed (the header holds run-specific text).
+keep() {  # snapshot, name
+  [[ -f $1 ]] || { echo "$2 missing" >> "$out/inv.md5"; return; }
+  echo "$("$B/ncdump" -p 9,17 "$1" | sed -n '/^data:/,$p' | md5sum | cut -d' ' -f1) $2" >> "$out/inv.md5"
+  if [[ ${KEEP:-0} == 1 ]]; then mv "$1" "$out/inv/$2.nc"; else rm -f "$1"; fi
+}
+
 t0=$SECONDS
 for m in diffusion mhd coupled stokes; do
   read -ra s <<< "${sets[$m]}"
   run "$out/inv/run" 1 "${example[$m]}" "${s[@]}" >> "$out/inv.jsonl"
-  last=$(ls "$out/inv/run"/snapshot_*.nc | tail -1)
-  mv "$last" "$out/inv/${m}_1.nc"; rm -rf "$out/inv/run"
+  keep "$(ls "$out/inv/run"/snapshot_*.nc | tail -1)" "${m}_1"; rm -rf "$out/inv/run"
   for t in "${transports[@]}"; do
     for p in shell segments; do
       run "$out/inv/run" "$np" "${example[$m]}" "${s[@]}" exchange.transport=$t \
         exchange.pipeline=$p >> "$out/inv.jsonl"
-      last=$(ls "$out/inv/run"/snapshot_*.nc 2>/dev/null | tail -1)
-      [[ -n $last ]] && mv "$last" "$out/inv/${m}_${np}_${t}_${p}.nc"
+      keep "$(ls "$out/inv/run"/snapshot_*.nc 2>/dev/null | tail -1)" "${m}_${np}_${t}_${p}"
       rm -rf "$out/inv/run"
     done
   done
   echo "invariance $m t=$((SECONDS - t0))" | tee -a "$out/log.txt"
 done
 
-# Timings: the cases of the 2-GPU strong-scaling table, shell and segments alternated, twice.
+# Timings: the cases of the 2-GPU strong-scaling table, shell and segments alternated, twice;
+# only with a GPU per rank.
+gpus=$(nvidia-smi -L | wc -l)
+[[ $gpus -lt $np ]] && { echo "timings skipped: $gpus GPU(s) for $np ranks" | tee -a "$out/log.txt"; exit 0; }
 declare -A big
 big[mhd512]="${example[mhd]} grid.n=[512,512,512] time.steps=3 rk3.timestep=fixed time.dt=0.001"
 big[coupled]="${example[coupled]} time.steps=1"
