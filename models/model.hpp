@@ -26,8 +26,9 @@ struct ModelContext {
   Layout layout() const { return {dec.local_cells(), {dec.halo(0), dec.halo(1), dec.halo(2)}}; }
   // exchange.boundary_width: the shell computed first while its halo travels.
   Int3 boundary_width() const { return run.boundary_width; }
-  // exchange.hide_communication as asked; a model also needs something to hide (remote peers).
-  bool hide_communication() const { return run.hide_communication; }
+  // exchange.hide_communication as asked (unset: on GPUs); a model also needs something to hide
+  // (remote peers).
+  bool hide_communication() const { return run.hides(exec.on_device()); }
 };
 
 // A named global diagnostic (mass, max, ...), identical on every rank.

@@ -99,10 +99,11 @@ void add_run_options(io::Schema& s, const io::UnitSystem& units) {
         "Process grid (px, py, pz); all zeros: the one whose busiest rank has the fewest cells to "
         "compute and receive. Any split works: blocks differ by at most one cell per axis")
       .at_least(0);
-  s.add("exchange.hide_communication", Type::boolean, true,
+  s.add("exchange.hide_communication", Type::boolean, nullptr,
         "Compute the boundary shell first on a high-priority stream and move its halo while the "
         "inner region computes (results are identical either way; only where the grid is split "
-        "over ranks)");
+        "over ranks). Unset: on GPUs, off on the CPU, where the shell computed apart costs more "
+        "than the messages it hides (docs/exchange.md)");
   s.add("exchange.pipeline", Type::string, "shell",
         "When the halo segments leave while communication is hidden: shell (all of them once "
         "the whole boundary shell is computed) or segments (in waves, each as soon as the slabs "
@@ -186,7 +187,8 @@ RunSettings RunSettings::from(const io::json& c) {
     r.dims[a] = at_path(c, "decomposition.dims")[a].get<int>();
     r.boundary_width[a] = at_path(c, "exchange.boundary_width")[a].get<int>();
   }
-  r.hide_communication = at_path(c, "exchange.hide_communication").get<bool>();
+  if (const io::json& hide = at_path(c, "exchange.hide_communication"); !hide.is_null())
+    r.hide_communication = hide.get<bool>();
   r.per_segment = at_path(c, "exchange.pipeline").get<std::string>() == "segments";
   r.grid.units = at_path(c, "grid.units").get<std::string>();
   check_coordinates(r.grid);

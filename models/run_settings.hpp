@@ -3,6 +3,7 @@
 // metrics, performance, debug.fault), declared and read in one place: the driver (models/app),
 // the models' tests and the benchmarks all take them from here, typed.
 
+#include <optional>
 #include <string>
 
 #include "core/grid.hpp"
@@ -38,7 +39,7 @@ struct RunSettings {
   std::string backend;
   Grid grid;
   Int3 dims;  // process grid; zeros: chosen automatically
-  bool hide_communication = true;
+  std::optional<bool> hide_communication;  // unset: on GPUs only (hides())
   bool per_segment = false;  // exchange.pipeline "segments"
   Int3 boundary_width{16, 2, 2};  // the shell computed first while its halo travels
   double dt = 0;
@@ -60,6 +61,9 @@ struct RunSettings {
   bool phase_timing = true;
   PerformanceSettings performance;
   FaultSettings fault;
+
+  // Whether to hide communication on this backend: as asked, else on GPUs only.
+  bool hides(bool on_device) const { return hide_communication.value_or(on_device); }
 
   // Throws ConfigError for a grid whose coordinates are not all finite (grid.origin + length).
   static RunSettings from(const io::json& config);

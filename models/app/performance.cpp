@@ -77,7 +77,7 @@ RunPrediction predict_run(const RunSettings& settings, const io::json& config,
   }
   if (p.model.cell_rate <= 0) p.cell_rate_from = "unknown";
   p.model.sequential_s = keys.sequential_time_s;
-  p.model.overlap = settings.hide_communication;
+  p.model.overlap = settings.hides(ex.on_device());
 
   p.fields_exchanged = keys.fields_exchanged > 0 ? keys.fields_exchanged : state_fields;
   // The busiest rank's: blocks of an uneven split differ by a cell per axis.
