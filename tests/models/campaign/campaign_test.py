@@ -126,7 +126,8 @@ def strong_with_a_failure(args):
 
 def dry_run_prediction(args):
     """`staghorn run --dry-run` on 2 ranks with pi and beta given: the printed prediction is
-    max(W / pi, Q / beta) with W = 16^3 cells per rank and Q = 16^2 halo cells of one field."""
+    W / pi + Q / beta with W = 16^3 cells per rank and Q = 16^2 halo cells of one field (the CPU
+    does not hide communication by default), max(W / pi, Q / beta) when it is hidden."""
     cmd = args.launcher.format(n=2).split() + [
         args.staghorn, "run", os.path.join(args.work, "weak", "runs", "weak-n1-r1", "config.json"),
         "--dry-run", "--set", "grid.n=[16,16,32]", "--set", "performance.cell_rate=1e6",
@@ -135,8 +136,15 @@ def dry_run_prediction(args):
     print(r.stdout[-600:], r.stderr[-600:])
     assert r.returncode == 0, r.stderr
     q = 16 * 16 * 8  # bounded z split in two: one face of the busiest rank, 8 bytes a cell
-    expected = max(16 ** 3 / 1e6, q / 1e3) + 0.5
+    expected = 16 ** 3 / 1e6 + q / 1e3 + 0.5
     line = [l for l in r.stdout.splitlines() if l.startswith("predicted time per iteration")][0]
+    assert abs(float(line.split()[4]) - expected) < 1e-5 * expected, (line, expected)
+    hidden = subprocess.run(cmd + ["--set", "exchange.hide_communication=true"],
+                            capture_output=True, text=True)
+    assert hidden.returncode == 0, hidden.stderr
+    expected = max(16 ** 3 / 1e6, q / 1e3) + 0.5
+    line = [l for l in hidden.stdout.splitlines()
+            if l.startswith("predicted time per iteration")][0]
     assert abs(float(line.split()[4]) - expected) < 1e-5 * expected, (line, expected)
     # No pi given: measured on the spot by a one-rank copy of the model on each rank's block.
     r = subprocess.run(cmd[:-6] + ["--set", "performance.measure_steps=1"], capture_output=True,
