@@ -67,7 +67,7 @@ class IpcTransport final : public Transport {
       if (recv != recv_) map(plan, recv);
       landing_of(plan);
     }
-    cudaStream_t s = plan.waves > 1 ? side_.after_boundary() : ex_.stream(Lane::boundary);
+    cudaStream_t s = side_.for_waves(plan.waves);
     // A neighbour's buffer is free once it has unpacked what we sent last time.
     if (wave == 0 && !first_) wait_consumed(s);
     first_ = false;
@@ -84,13 +84,14 @@ class IpcTransport final : public Transport {
     notify(kSentTag);
   }
 
-  double finish(const MessagePlan& plan, const real*, real*) override {
+  double finish(const MessagePlan&, const real*, real*) override {
     const Timer blocked;
     tokens(kSentTag);  // every neighbour has queued its copies to us and recorded its event
     cudaStream_t s = ex_.stream(Lane::boundary);
     for (auto& [rank, p] : peers_) check_cuda(cudaStreamWaitEvent(s, p.sent, 0), "wait");
-    // Our own copies are done before the next pack overwrites the send buffer.
-    if (plan.waves > 1) side_.join_boundary();
+    // Our own copies on the side stream (if any) are done before the next pack overwrites the
+    // send buffer.
+    side_.join_boundary();
     return blocked.seconds();
   }
 

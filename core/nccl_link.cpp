@@ -89,7 +89,7 @@ class NcclTransport final : public Transport {
   TransportKind kind() const override { return TransportKind::nccl; }
 
   void start(const MessagePlan& plan, int wave, const real* send, real* recv) override {
-    cudaStream_t s = plan.waves > 1 ? side_.after_boundary() : ex_.stream(Lane::boundary);
+    cudaStream_t s = side_.for_waves(plan.waves);
     lib_.check(lib_.group_start(), "ncclGroupStart");
     for (const auto& m : plan.recvs)
       if (m.wave == wave)
@@ -99,8 +99,8 @@ class NcclTransport final : public Transport {
         lib_.check(lib_.send(send + m.offset, m.count, kNcclReal, m.peer, comm_, s), "ncclSend");
     lib_.check(lib_.group_end(), "ncclGroupEnd");
   }
-  double finish(const MessagePlan& plan, const real*, real*) override {
-    if (plan.waves > 1) side_.join_boundary();
+  double finish(const MessagePlan&, const real*, real*) override {
+    side_.join_boundary();
     return 0;
   }
 

@@ -17,6 +17,11 @@ class SideStream {
 
   // The stream, ordered after everything queued so far on the boundary lane.
   CUstream_st* after_boundary();
+  // Where an exchange of `waves` waves queues a wave's transfer: the boundary lane itself when it
+  // sends all at once, else this stream (the shell's next slab is queued on the lane meanwhile).
+  CUstream_st* for_waves(int waves) {
+    return waves > 1 ? after_boundary() : ex_.stream(Lane::boundary);
+  }
   // Orders the boundary lane after everything queued so far on the side stream (a no-op before
   // its first use).
   void join_boundary();

@@ -62,11 +62,11 @@ class PostedMessages {
     }
   }
 
-  void send(const Comm& comm, const MessagePlan& plan, int wave, const real* send) {
+  void send(const Comm& comm, const MessagePlan& plan, int wave, const real* buffer) {
     for (const auto& m : plan.sends) {
       if (m.wave != wave) continue;
       reqs_.emplace_back();
-      check_mpi(MPI_Isend(send + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
+      check_mpi(MPI_Isend(buffer + m.offset, static_cast<int>(m.count), mpi_real(), m.peer, m.tag,
                           comm.get(), &reqs_.back()),
                 "MPI_Isend (halo)");
       peers_.push_back(m.peer);
@@ -84,12 +84,6 @@ class PostedMessages {
   std::vector<int> peers_;  // whom each request waits on, for the report of who is late
 };
 
-// The stream a wave's transfer is queued on: the boundary lane when the exchange sends all at
-// once, else a side stream (the shell's next slab is queued on the boundary lane meanwhile).
-CUstream_st* wave_stream(const MessagePlan& plan, const Exec& ex, SideStream& side) {
-  return plan.waves > 1 ? side.after_boundary() : ex.stream(Lane::boundary);
-}
-
 }  // namespace
 
 void mpi_exchange(const Comm& comm, const MessagePlan& plan, const real* send, real* recv) {
@@ -106,7 +100,8 @@ std::pair<std::size_t, std::size_t> wave_span(const MessagePlan& plan, int wave)
       first = std::min(first, m.offset);
       last = std::max(last, m.offset + m.count);
     }
-  return last > first ? std::make_pair(first, last - first) : std::make_pair(std::size_t{0}, std::size_t{0});
+  if (last <= first) return {0, 0};
+  return {first, last - first};
 }
 
 namespace {
@@ -133,7 +128,7 @@ class HostMpi final : public Transport {
     const auto [first, count] = wave_span(plan, wave);
     if (count == 0) return;
     copy_bytes(host_send_.data() + first, send + first, count * sizeof(real),
-               wave_stream(plan, ex_, side_));
+               side_.for_waves(plan.waves));
   }
 
   double finish(const MessagePlan& plan, const real*, real* recv) override {
@@ -142,7 +137,7 @@ class HostMpi final : public Transport {
       posted_.wait(comm_);
       return blocked.seconds();
     }
-    if (plan.waves > 1) side_.join_boundary();
+    side_.join_boundary();
     ex_.synchronize(Lane::boundary);  // the staged send buffer is complete
     mpi_exchange(comm_, plan, host_send_.data(), host_recv_.data());
     const double seconds = blocked.seconds();
