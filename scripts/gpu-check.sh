@@ -3,13 +3,13 @@
 # diffusion runs, each with the copy bandwidth of the same device. Expects the bundle made here by
 #   ../shared/device/bundle-mpi.sh .device-bundle build/bin/staghorn \
 #       build/tests/models/backend_parity_test build/bin/bench_diffusion_kernels
-#   tar czf .device/bundle.tar.gz .device-bundle
+#   tar cJf .device/bundle.tar.xz .device-bundle   (scripts/gpu-bundle.sh does all of this)
 # which this script unpacks when needed. Usage: scripts/gpu-check.sh OUTDIR
 set -uo pipefail
 out=${1:-gpu-results}
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"
+[[ -d $root/.device-bundle ]] || tar xf "$(ls "$root"/.device/bundle.tar.* | head -1)" -C "$root"
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib  # the bundled PMIx plugin is noisy and unused

@@ -36,7 +36,7 @@ compare_all() {
 }
 run_all() {
   local out=$1 B=$root/.device-bundle
-  [[ -d $B ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"
+  [[ -d $B ]] || tar xf "$(ls "$root"/.device/bundle.tar.* | head -1)" -C "$root"
   source "$B/env.sh"
   export PMIX_MCA_pcompress=^zlib
   mkdir -p "$out/examples"
