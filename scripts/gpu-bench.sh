@@ -21,11 +21,7 @@ out=${1:?usage: gpu-bench.sh OUT [quick]}
 quick=${2:-}
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [[ ! -d $root/.device-bundle ]]; then
-  for t in "$root"/.device/bundle.tar.xz "$root"/.device/bundle.tar.gz; do
-    [[ -f $t ]] && tar xf "$t" -C "$root" && break
-  done
-fi
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root"
 B=$root/.device-bundle
 [[ -x $B/staghorn ]] || { echo "gpu-bench: no bundle at $B (see the header)" >&2; exit 2; }
 source "$B/env.sh"

@@ -14,7 +14,7 @@ shift || true
   scripts/examples/hydromech_weak_gpu_256.json)
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib

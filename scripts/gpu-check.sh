@@ -9,7 +9,7 @@ set -uo pipefail
 out=${1:-gpu-results}
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xf "$(ls "$root"/.device/bundle.tar.* | head -1)" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib  # the bundled PMIx plugin is noisy and unused

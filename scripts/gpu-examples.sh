@@ -36,7 +36,7 @@ compare_all() {
 }
 run_all() {
   local out=$1 B=$root/.device-bundle
-  [[ -d $B ]] || tar xf "$(ls "$root"/.device/bundle.tar.* | head -1)" -C "$root"
+  source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || return 1
   source "$B/env.sh"
   export PMIX_MCA_pcompress=^zlib
   mkdir -p "$out/examples"

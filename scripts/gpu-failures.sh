@@ -8,7 +8,7 @@ set -uo pipefail
 out=${1:?usage: gpu-failures.sh OUT}
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xf "$root/.device/bundle.tar.xz" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib

@@ -3,7 +3,7 @@
 # their references (parity tests), then the kernel benchmarks of Stokes, hydro-mechanics and MHD
 # (double, and MHD in single precision where a single build is bundled), each printing the copy
 # bandwidth of the same run, and a few steps of the coupled 3-D hydro-mechanics example.
-# Expects .device/bundle.tar.gz holding .device-bundle/ made here by
+# Expects .device/bundle.tar.xz (scripts/gpu-bundle.sh) holding .device-bundle/ made here by
 #   ../shared/device/bundle-mpi.sh .device-bundle build/bin/staghorn build/bin/bench_mhd \
 #     build/bin/bench_mhd_stage build/bin/bench_stokes_kernels build/bin/bench_hydromech_kernels \
 #     build/tests/models/mhd/mhd_parity_test build/tests/models/stokes/stokes_parity_test \
@@ -14,7 +14,7 @@ set -uo pipefail
 out=${1:-gpu-models}
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xzf "$root/.device/bundle.tar.gz" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}

@@ -2,7 +2,7 @@
 # On a machine with 2 or 4 GPUs (the device tool): the halo exchange per transport beside a plain
 # peer copy, decomposition invariance across GPUs per transport, and weak scaling of the 3-D
 # diffusion model at 512^3 per GPU with communication hidden and not, per transport.
-# Expects .device/bundle.tar.xz (or .gz) as scripts/gpu-check.sh does (with build/bin/bench_exchange too).
+# Expects the bundle as scripts/gpu-check.sh does (with build/bin/bench_exchange too).
 # Usage: scripts/gpu-multi.sh OUTDIR NGPUS [TRANSPORTS...]   (default transports: nccl mpi)
 set -uo pipefail
 out=${1:-gpu-multi}
@@ -11,7 +11,7 @@ shift 2 || true
 [[ $# -gt 0 ]] && transports=("$@") || transports=(ipc nccl mpi)
 mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xf "$(ls "$root"/.device/bundle.tar.* | head -1)" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib

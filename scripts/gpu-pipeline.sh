@@ -14,7 +14,7 @@ shift 2 || true
 [[ $# -gt 0 ]] && transports=("$@") || transports=(ipc nccl)
 mkdir -p "$out/inv"
 root=$(cd "$(dirname "$0")/.." && pwd)
-[[ -d $root/.device-bundle ]] || tar xJf "$root/.device/bundle.tar.xz" -C "$root"
+source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root" || exit 2
 B=$root/.device-bundle
 source "$B/env.sh"
 export PMIX_MCA_pcompress=^zlib
