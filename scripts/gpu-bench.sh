@@ -14,6 +14,8 @@
 # (optionally a single-precision bench_mhd copied in as .device-bundle/bench_mhd_single).
 # Usage, on the GPU machine: scripts/gpu-bench.sh OUT [quick]
 #   quick: the kernel benchmarks only (no 512^3 model runs, no coupled run).
+#   GPU_BENCH_ONLY="PREFIX ...": just the figures whose labels start with a PREFIX (e.g.
+#   "diffusion." after a change to that model), compared with theirs only.
 # Accept a measured run as the new baseline of its GPU kind, here:
 #   scripts/perf_compare.py OUT/ledger.jsonl --accept [--only stokes. ...]
 set -uo pipefail
@@ -32,6 +34,13 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.memory --forma
 ledger=$out/ledger.jsonl
 : > "$ledger"
 failed=0
+only=${GPU_BENCH_ONLY:-}
+selected() {  # LABEL: whether GPU_BENCH_ONLY (if set) names a prefix of it
+  [[ -z $only ]] && return 0
+  local p
+  for p in $only; do [[ $1 == "$p"* ]] && return 0; done
+  return 1
+}
 run1() { orterun -np 1 --bind-to none "$@" 2>&1 | grep -v -e pmix -e 'dlopen error' -e 'Perhaps a missing'; }
 collect() {  # KIND LABEL FILE
   python3 "$root/scripts/perf_collect.py" "$1" "$2" "$3" --commit "$commit" --device "$device" \
@@ -39,12 +48,14 @@ collect() {  # KIND LABEL FILE
 }
 bench() {  # KIND LABEL PROGRAM ARGS...
   local kind=$1 label=$2; shift 2
+  selected "$label" || return 0
   echo "== $label: $*"
   run1 "$B/$@" > "$out/$label.txt"
   collect "$kind" "$label" "$out/$label.txt"
 }
 model() {  # LABEL CONFIG --set ...
   local label=$1 config=$2; shift 2
+  selected "$label" || return 0
   echo "== $label: staghorn run $config $*"
   rm -rf "$out/run_$label"
   run1 "$B/staghorn" run "$root/$config" --output "$out/run_$label" --set output.every=0 \
@@ -75,7 +86,8 @@ if [[ $quick != quick ]]; then
 fi
 
 echo "== ledger ($(wc -l < "$ledger") figures, commit $commit, $device)"
-python3 "$root/scripts/perf_compare.py" "$ledger" | tee "$out/compare.txt"
+# shellcheck disable=SC2086  # the prefixes are words
+python3 "$root/scripts/perf_compare.py" "$ledger" ${only:+--only $only} | tee "$out/compare.txt"
 status=${PIPESTATUS[0]}
 [[ $failed == 0 ]] || { echo "gpu-bench: $failed benchmark(s) gave no figure" >&2; exit 1; }
 exit "$status"

@@ -5,7 +5,8 @@ Usage:
   perf_compare.py LEDGER [--baseline docs/performance-baseline.json] [--tolerance 0.05]
       Fails (exit 1) listing every figure more than TOLERANCE worse than its baseline on the
       same GPU kind, and every baseline figure the run did not produce. Figures the baseline
-      does not hold yet are listed as new (not a failure).
+      does not hold yet are listed as new (not a failure). With --only PREFIX ..., just the
+      figures whose names start with a PREFIX (a partial run: gpu-bench.sh's GPU_BENCH_ONLY).
   perf_compare.py LEDGER --accept [--only PREFIX ...] [--baseline ...]
       Writes the run's figures into the baseline under its GPU kind (only with a measured run:
       the baseline is never edited by hand). With --only, just the figures whose names start
@@ -91,7 +92,7 @@ def main():
     p.add_argument("--tolerance", type=float, default=0.05)
     p.add_argument("--accept", action="store_true")
     p.add_argument("--only", nargs="+", metavar="PREFIX",
-                   help="with --accept: the figures whose names start with a PREFIX only")
+                   help="the figures whose names start with a PREFIX only")
     a = p.parse_args()
 
     figures = read_ledger(a.ledger)
@@ -102,12 +103,13 @@ def main():
     except FileNotFoundError:
         book = {}
 
-    if a.only and not a.accept:
-        sys.exit("perf_compare: --only goes with --accept")
+    def selected(table):
+        return {n: f for n, f in table.items() if not a.only or n.startswith(tuple(a.only))}
+
     if a.accept:
         keep = ("value", "unit", "better", "copy_gbs", "commit", "device")
         if a.only:
-            figures = {n: f for n, f in figures.items() if n.startswith(tuple(a.only))}
+            figures = selected(figures)
             if not figures:
                 sys.exit(f"perf_compare: no figure of the run starts with {' or '.join(a.only)}")
         accepted = dict(book.get(kind, {})) if a.only else {}
@@ -122,9 +124,10 @@ def main():
     if kind not in book:
         sys.exit(f"perf_compare: the baseline holds no figures for {kind} (run with --accept "
                  f"once, from a measured run)")
-    failures, lines = compare(figures, book[kind], a.tolerance)
-    print(f"{kind}: {len(figures)} figures against {len(book[kind])} in the baseline, "
-          f"tolerance {100 * a.tolerance:.0f}%")
+    base = selected(book[kind])
+    failures, lines = compare(selected(figures), base, a.tolerance)
+    print(f"{kind}: {len(selected(figures))} figures against {len(base)} in the baseline"
+          f"{' (' + ' '.join(a.only) + ')' if a.only else ''}, tolerance {100 * a.tolerance:.0f}%")
     print("\n".join(lines))
     if failures:
         print(f"{len(failures)} figure(s) more than {100 * a.tolerance:.0f}% worse or missing:")

@@ -27,16 +27,29 @@ struct FloatStep {
   float damp;
 };
 
-SH_HD inline FloatStep float_step(real a, real b, float cfl) {
+// kFloatSafe in float: no float lies between the two, so that a float x is below kFloatSafe
+// exactly when it is below this.
+constexpr float kFloatSafeSingle = static_cast<float>(kFloatSafe);
+static_assert(static_cast<real>(kFloatSafeSingle) > kFloatSafe, "rounded up: none between them");
+
+// float_step of arguments already in single precision (a model that computes them so): a and b
+// are clamped at kFloatSafe as float_step clamps its doubles, so both give the same bits for the
+// same values.
+SH_HD inline FloatStep single_step(float fa, float fb, float cfl) {
   using namespace exact;
-  const float fa = static_cast<float>(a < kFloatSafe ? a : kFloatSafe);
-  const float fb = static_cast<float>(b < kFloatSafe ? b : kFloatSafe);
+  fa = fa < kFloatSafeSingle ? fa : kFloatSafeSingle;
+  fb = fb < kFloatSafeSingle ? fb : kFloatSafeSingle;
   const float cfl_over_max = div(cfl, add(1.0f, mul(4.0f, fa)));
   float mu_min = mul(mul(4.0f, cfl_over_max), add(1.0f, fb));
   mu_min = mu_min < 1.0f ? mu_min : 1.0f;
   const float s = add(1.0f, -sqrt(mu_min));
   const float damp = add(1.0f, -mul(s, s));
   return {mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max), damp};
+}
+
+SH_HD inline FloatStep float_step(real a, real b, float cfl) {
+  return single_step(static_cast<float>(a < kFloatSafe ? a : kFloatSafe),
+                     static_cast<float>(b < kFloatSafe ? b : kFloatSafe), cfl);
 }
 
 // dtau where a >= kFloatSafe: factor ~ cfl / a underflows, use dt / a = 1 / (D sum 1/dx^2).

@@ -20,7 +20,7 @@ struct Material {
 
   // D / D0 at a face is (S / 2)^n of the sum S = Hl + Hh of its cells; this is S^n, S clamped at
   // 0 (D >= 0: undershoots must not turn into anti-diffusion). The 2^-n and D0 are folded into the
-  // flux coefficients (Coefficients::kx): a multiply fewer per face.
+  // axes' flux coefficients (Coefficients::kx): a multiply fewer per face.
   // N >= 0: the exponent known at compile time (the powers fold into a few multiplies);
   // N < 0: read at run time. Both give the same bits. Clamp = false: for a caller that knows S > 0
   // (the clamp is then the identity: the same bits without its compare and selects).
@@ -38,23 +38,26 @@ struct Material {
     return m > 0 ? power(H, m - 1) : (H > 0 ? pow(H, n - 1) : real(0));
   }
 
-  // x^m for 0 <= m < 16 by branch-free binary powering: a handful of multiplies and selects.
-  SH_HD static real power(real x, int m) {
-    const real x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
-    real p = (m & 1) ? x : real(1);
-    p *= (m & 2) ? x2 : real(1);
-    p *= (m & 4) ? x4 : real(1);
-    p *= (m & 8) ? x8 : real(1);
+  // x^m for 0 <= m < 16 by branch-free binary powering: a handful of multiplies and selects
+  // (multiplies only: no contraction, the same bits on every backend, in double or float).
+  template <class T>
+  SH_HD static T power(T x, int m) {
+    const T x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
+    T p = (m & 1) ? x : T(1);
+    p *= (m & 2) ? x2 : T(1);
+    p *= (m & 4) ? x4 : T(1);
+    p *= (m & 8) ? x8 : T(1);
     return p;
   }
 };
 
-// The flux -D(H_face) dH/dx across a face between cells with values Hl (low side) and Hh, times
-// the axis' 1/dx (the divergence's factor): k = D0 2^-n / dx^2 is the axis' flux coefficient
-// (Coefficients::kx), so that the divergence is a sum of differences.
+// The face term S^n (Hh - Hl) of a face between cells with values Hl (low side) and Hh: the flux
+// -D(H_face) dH/dx across it, times the axis' 1/dx (the divergence's factor), is -k times this,
+// k = D0 2^-n / dx^2 the axis' flux coefficient (Coefficients::kx). The residual multiplies the
+// difference of an axis' two terms by k once, instead of each term (Coefficients::residual_of).
 template <int N = -1, bool Clamp = true>
-SH_HD inline real flux(const Material& m, real Hl, real Hh, real k) {
-  return -k * m.face_power<N, Clamp>(Hh + Hl) * (Hh - Hl);
+SH_HD inline real face_term(const Material& m, real Hl, real Hh) {
+  return m.face_power<N, Clamp>(Hh + Hl) * (Hh - Hl);
 }
 
 // A cell and its 6 neighbours (w/e along x, s/n along y, b/t along z). Every kernel variant
@@ -92,23 +95,35 @@ SH_HD inline real star_min(const Star& H) {
   return lo;
 }
 
-// The pseudo-step's bounds: the star's largest and smallest values rounded to float (the step is
-// computed in single precision anyway). A maximum beyond float's range keeps its double value (for
-// optimal_step's large-coefficient branch). Two ways to the same bits, since rounding is monotone
-// (the maximum of the values rounded is the maximum rounded): max and min over the doubles with one
-// rounding after (one instruction each on the CPU, a compare and two selects on the GPU), or over
-// float copies of the values (a conversion each, then one instruction per max or min), which the
-// pairs kernel takes: its two cells share the conversions of their common values.
+// The pseudo-step's bounds in double precision, for its double arguments (step_arguments): the
+// star's largest and smallest values rounded to float; a maximum beyond float's range keeps its
+// double value (for optimal_step's large-coefficient branch).
 template <int Dim>
 SH_HD inline void star_bounds(const Star& H, real& hi, real& lo) {
   const real h = star_max<Dim>(H);
   hi = static_cast<float>(h), lo = static_cast<float>(star_min<Dim>(H));
   if (hi > FLT_MAX) hi = h;
 }
+
+// Bounds at or beyond this take the double arguments (Coefficients::single_arguments): the single
+// precision ones need no rule for values near float's largest.
+constexpr float kSingleBoundLimit = 1e38f;
+
+// The same bounds in single precision: the star's largest and smallest values rounded to float,
+// the maximum held at kSingleBoundLimit. Two ways to the same bits, since rounding is monotone
+// (the maximum of the values rounded is the maximum rounded): max and min over the doubles with one
+// rounding after (one instruction each on the CPU, a compare and two selects on the GPU), or over
+// float copies of the values (a conversion each, then one instruction per max or min), which the
+// pairs kernel takes: its two cells share the conversions of their common values.
 template <int Dim>
-SH_HD inline void star_bounds_of_floats(const Star& H, real& hi, real& lo) {
-  const float c = static_cast<float>(H.c), w = static_cast<float>(H.w),
-              e = static_cast<float>(H.e);
+SH_HD inline void star_bounds_single(const Star& H, float& hi, float& lo) {
+  // Held within float's range before rounding: a double beyond it has no float value.
+  hi = static_cast<float>(fmin(star_max<Dim>(H), real(kSingleBoundLimit)));
+  lo = static_cast<float>(fmax(star_min<Dim>(H), -real(kSingleBoundLimit)));
+}
+template <int Dim>
+SH_HD inline void star_bounds_of_floats(const Star& H, float& hi, float& lo) {
+  const float c = static_cast<float>(H.c), w = static_cast<float>(H.w), e = static_cast<float>(H.e);
   float fh = fmax(c, fmax(w, e)), fl = fmin(c, fmin(w, e));
   if constexpr (Dim >= 2) {
     const float s = static_cast<float>(H.s), n = static_cast<float>(H.n);
@@ -118,16 +133,15 @@ SH_HD inline void star_bounds_of_floats(const Star& H, real& hi, real& lo) {
     const float b = static_cast<float>(H.b), t = static_cast<float>(H.t);
     fh = fmax(fh, fmax(b, t)), fl = fmin(fl, fmin(b, t));
   }
-  hi = fh, lo = fl;
-  if (fh > FLT_MAX) hi = star_max<Dim>(H);
+  hi = fmin(fh, kSingleBoundLimit), lo = fmax(fl, -kSingleBoundLimit);
 }
 
-// The fluxes across a cell's six faces (w/e along x, s/n along y, b/t along z), each as flux()
-// gives it: a kernel that computes each face's flux once and shares it between the face's two
+// The terms of a cell's six faces (w/e along x, s/n along y, b/t along z), each as face_term()
+// gives it: a kernel that computes each face's term once and shares it between the face's two
 // cells gets the bits of one that computes it twice.
-struct Fluxes {
+struct FaceTerms {
   real w, e, s, n, b, t;
-  // The flux across the low (high = 0) or high face along an axis.
+  // The term of the low (high = 0) or high face along an axis.
   SH_HD real at(int axis, int high) const {
     return axis == 0 ? (high ? e : w) : axis == 1 ? (high ? n : s) : (high ? t : b);
   }
@@ -138,38 +152,39 @@ struct Fluxes {
 struct Coefficients {
   Material mat;
   real dt, rdt;     // dt and 1 / dt
-  real kx, ky, kz;  // flux coefficients D0 2^-n / dx^2 per axis (flux())
+  real kx, ky, kz;  // flux coefficients D0 2^-n / dx^2 per axis (face_term())
   // D0 dt sum(1/dx^2) and D0 dt slowest, slowest = sum(pi/L)^2: the stencil's largest eigenvalue
   // is 4 D sum(1/dx^2) and the domain's slowest mode D slowest; the step's a and b per unit D / D0.
   real ka, kb;
   float cfl;
+  float ka_single, kb_single;  // ka and kb rounded to float (from kFloatSafe where beyond it)
 
-  // R from q(axis, high), the flux across the cell's low (high = 0) or high face along an axis,
-  // taken in this order. Each flux is asked for where the divergence uses it: computed there from
-  // a star (the GPU kernels' schedule, and registers, depend on it: computing all six first cost
-  // the pairs kernel 4-5% on an H100), or read from fluxes computed once per face (the CPU rows
-  // kernel); the same bits either way.
-  template <int Dim, class Flux>
-  SH_HD real residual_of(real Hc, real H_old, const Flux& q) const {
-    real div = q(0, 1) - q(0, 0);  // the fluxes carry the 1/dx of their axis
-    if constexpr (Dim >= 2) div += q(1, 1) - q(1, 0);
-    if constexpr (Dim >= 3) div += q(2, 1) - q(2, 0);
-    return -(Hc - H_old) * rdt - div;
+  // R from g(axis, high), the term (face_term) of the cell's low (high = 0) or high face along an
+  // axis, taken in this order: R = -(H - H_old) / dt + sum over axes of k (g_high - g_low). Each
+  // term is asked for where the sum uses it: computed there from a star (the GPU kernels'
+  // schedule, and registers, depend on it: computing all six first cost the pairs kernel 4-5% on
+  // an H100), or read from terms computed once per face (the CPU rows kernel); the same bits
+  // either way.
+  template <int Dim, class Term>
+  SH_HD real residual_of(real Hc, real H_old, const Term& g) const {
+    real R = -(Hc - H_old) * rdt + kx * (g(0, 1) - g(0, 0));
+    if constexpr (Dim >= 2) R += ky * (g(1, 1) - g(1, 0));
+    if constexpr (Dim >= 3) R += kz * (g(2, 1) - g(2, 0));
+    return R;
   }
 
   template <int Dim>
-  SH_HD real residual(real Hc, real H_old, const Fluxes& q) const {
-    return residual_of<Dim>(Hc, H_old, [&](int axis, int high) { return q.at(axis, high); });
+  SH_HD real residual(real Hc, real H_old, const FaceTerms& g) const {
+    return residual_of<Dim>(Hc, H_old, [&](int axis, int high) { return g.at(axis, high); });
   }
 
   // Clamp = false: every value of the star is known to be positive (face_power).
   template <int Dim, int N = -1, bool Clamp = true>
   SH_HD real residual(const Star& H, real H_old) const {
-    const real k[3] = {kx, ky, kz};
     const real lo[3] = {H.w, H.s, H.b}, hi[3] = {H.e, H.n, H.t};
     return residual_of<Dim>(H.c, H_old, [&](int axis, int high) {
-      return high ? flux<N, Clamp>(mat, H.c, hi[axis], k[axis])
-                  : flux<N, Clamp>(mat, lo[axis], H.c, k[axis]);
+      return high ? face_term<N, Clamp>(mat, H.c, hi[axis])
+                  : face_term<N, Clamp>(mat, lo[axis], H.c);
     });
   }
 
@@ -178,6 +193,7 @@ struct Coefficients {
   // |dH_f| / 2) over the faces f of the star: without the D' term, steep fronts of a nonlinear D
   // go unstable. D' = n D / H grows with H, so the bound is D0 hi^(n-1) (hi + n (hi - lo) / 2),
   // and D(hi) = D0 hi^n sets b. Linear (n = 0): D is constant, no D' term, hi and lo unused.
+  // In double precision: for the steps single_arguments declines.
   template <int N = -1, bool Clamp = true>  // Clamp = false: lo > 0 is known
   SH_HD void step_arguments(real hi, real lo, real& a, real& b) const {
     if ((N >= 0 ? N : mat.n_int) == 0) {
@@ -193,30 +209,67 @@ struct Coefficients {
     a = ka * p * (hi + half_n * (hi - lo)), b = kb * p * hi;
   }
 
-  // The bounds step_arguments takes for a star (0 where n = 0: unused). FloatCopies: from float
-  // copies of the star's values (star_bounds_of_floats), the same bits.
+  // The same a and b in single precision from the single bounds (star_bounds_single), where n is
+  // a whole number: false where hi reaches kSingleBoundLimit or a pt::kFloatSafe (then the double
+  // arguments hold). A linear material's a and b are ka and kb rounded: the bits of step_arguments'
+  // through pt::float_step. Straight-line code: the kernels branch once, on the result.
+  template <int N = -1, bool Clamp = true>
+  SH_HD bool single_arguments(float hi, float lo, float& a, float& b) const {
+    using namespace exact;
+    const int m = N >= 0 ? N : mat.n_int;
+    if (m == 0) {
+      a = ka_single, b = kb_single;
+      return a < pt::kFloatSafeSingle;
+    }
+    if (m < 0) return a = b = 0, false;  // fractional: the double arguments
+    if constexpr (Clamp) {
+      hi = hi > 0 ? hi : 0.0f;
+      lo = lo > 0 ? lo : 0.0f;
+    }
+    const float half_n = 0.5f * static_cast<float>(m);
+    const float p = Material::power(hi, m - 1);
+    a = mul(mul(ka_single, p), add(hi, mul(half_n, add(hi, -lo))));
+    b = mul(mul(kb_single, p), hi);
+    return hi < kSingleBoundLimit && a < pt::kFloatSafeSingle;
+  }
+
+  // The single bounds of a star (0 where n = 0: unused). FloatCopies: from float copies of the
+  // star's values (star_bounds_of_floats), the same bits.
   template <int Dim, int N = -1, bool FloatCopies = false>
-  SH_HD void bounds(const Star& H, real& hi, real& lo) const {
+  SH_HD void bounds(const Star& H, float& hi, float& lo) const {
     hi = lo = 0;
     if ((N >= 0 ? N : mat.n_int) == 0) return;
     if constexpr (FloatCopies)
       star_bounds_of_floats<Dim>(H, hi, lo);
     else
-      star_bounds<Dim>(H, hi, lo);
+      star_bounds_single<Dim>(H, hi, lo);
   }
 
   // Local optimal pseudo-step.
   template <int Dim, int N = -1>
   SH_HD pt::Step step(const Star& H) const {
-    real hi, lo;
+    float hi, lo;
     bounds<Dim, N>(H, hi, lo);
-    return step_of_bounds<N>(hi, lo);
+    return step_of<Dim, N>(H, hi, lo);
   }
 
-  // The step for a star whose values lie in [lo, hi] (any lo, hi where n = 0).
-  template <int N = -1, bool Clamp = true>
-  SH_HD pt::Step step_of_bounds(real hi, real lo) const {
-    real a, b;
+  // The step of star H whose single bounds (bounds()) are hi and lo: from the single precision
+  // arguments where they hold, else from the double ones (double_step).
+  template <int Dim, int N = -1, bool Clamp = true>
+  SH_HD pt::Step step_of(const Star& H, float hi, float lo) const {
+    if ((N >= 0 ? N : mat.n_int) < 0) return double_step<Dim, N, Clamp>(H);  // n fractional
+    float a, b;
+    const bool single = single_arguments<N, Clamp>(hi, lo, a, b);
+    const pt::Step s = pt::float_safe_step(pt::single_step(a, b, cfl), dt);
+    return single ? s : double_step<Dim, N, Clamp>(H);
+  }
+
+  // The step from the double arguments: for a fractional exponent, and where single_arguments
+  // declines (bounds beyond float's range, a beyond kFloatSafe).
+  template <int Dim, int N = -1, bool Clamp = true>
+  SH_HD pt::Step double_step(const Star& H) const {
+    real hi = 0, lo = 0, a, b;
+    if ((N >= 0 ? N : mat.n_int) != 0) star_bounds<Dim>(H, hi, lo);
     step_arguments<N, Clamp>(hi, lo, a, b);
     return pt::optimal_step(a, b, dt, cfl);
   }
@@ -244,15 +297,14 @@ struct Iteration {
 // n_x. Arithmetic identical to Iteration<Dim>.
 template <int Dim, int N = -1>  // N: the exponent, when known at compile time
 struct PairIteration {
-  static constexpr int kThreads =
-      128;  // 32 x 4 blocks: 89% of copy bandwidth on an H100, 83% with 256
+  static constexpr int kThreads = 128;  // 32 x 4 blocks: more bytes in flight than 256
   Coefficients co;
   View H, H_old, H_new, dHdtau;
 
   SH_HD void operator()(int ip, int j, int k) const {
     const std::ptrdiff_t o = H.offset(2 * ip, j, k);
-    const real* c = H.p + o;
     const int sy = static_cast<int>(H.sy), sz = static_cast<int>(H.sz);
+    const real* c = H.p + o;
     const Pair x = load2(c);
     Pair s{0, 0}, n{0, 0}, b{0, 0}, t{0, 0};
     if constexpr (Dim >= 2) s = load2(c - sy), n = load2(c + sy);
@@ -261,7 +313,7 @@ struct PairIteration {
     const Star h1{x.b, x.a, c[2], s.b, n.b, b.b, t.b};
     const Pair old = load2(H_old.p + o);
     Pair v = load2(dHdtau.p + o);
-    real hi0, lo0, hi1, lo1;
+    float hi0, lo0, hi1, lo1;
     co.bounds<Dim, N, true>(h0, hi0, lo0);
     co.bounds<Dim, N, true>(h1, hi1, lo1);
     // Where both stars are positive (lo > 0: float rounding keeps the sign) every face sum is,
@@ -269,9 +321,9 @@ struct PairIteration {
     auto update = [&](auto clamp) {
       constexpr bool C = decltype(clamp)::value;
       return Pair{pt::advance(h0.c, co.residual<Dim, N, C>(h0, old.a), v.a,
-                              co.step_of_bounds<N, C>(hi0, lo0)),
+                              co.step_of<Dim, N, C>(h0, hi0, lo0)),
                   pt::advance(h1.c, co.residual<Dim, N, C>(h1, old.b), v.b,
-                              co.step_of_bounds<N, C>(hi1, lo1))};
+                              co.step_of<Dim, N, C>(h1, hi1, lo1))};
     };
     const Pair out = lo0 > 0 && lo1 > 0 ? update(std::false_type{}) : update(std::true_type{});
     store2(H_new.p + o, out);
@@ -313,7 +365,11 @@ inline Coefficients coefficients_for(const Material& m, real dt, const double (&
     k[a] = m.D0 * half_power * rdx2;
     if (a < dims) sum_rdx2 += rdx2;
   }
-  return {m, dt, 1 / dt, k[0], k[1], k[2], m.D0 * dt * sum_rdx2, m.D0 * dt * slowest, cfl};
+  const real ka = m.D0 * dt * sum_rdx2, kb = m.D0 * dt * slowest;
+  // Clamped before rounding: a double beyond float's range has no float value.
+  const float ka_single = static_cast<float>(std::fmin(ka, pt::kFloatSafe));
+  const float kb_single = static_cast<float>(std::fmin(kb, pt::kFloatSafe));
+  return {m, dt, 1 / dt, k[0], k[1], k[2], ka, kb, cfl, ka_single, kb_single};
 }
 
 template <int Dim>

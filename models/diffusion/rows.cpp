@@ -17,13 +17,13 @@ struct Fields {
   View H, H_old, H_new, dHdtau;
 };
 
-// out[x] = flux across the face between lo[x] and hi[x], x < n.
+// out[x] = the term (face_term) of the face between lo[x] and hi[x], x < n.
 template <int N>
-SH_HOST_FLATTEN void face_fluxes(const Material& mat, const real* lo, const real* hi, real k,
-                                 int n, real* out) {
+SH_HOST_FLATTEN void face_terms(const Material& mat, const real* lo, const real* hi, int n,
+                                real* out) {
   const Material m = mat;
 #pragma omp simd
-  for (int x = 0; x < n; ++x) out[x] = flux<N>(m, lo[x], hi[x], k);
+  for (int x = 0; x < n; ++x) out[x] = face_term<N>(m, lo[x], hi[x]);
 }
 
 // Row (j, k) again by the generic kernel, from dHdtau's values before the row's first pass.
@@ -36,19 +36,21 @@ SH_HOST_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, 
   for (int x = 0; x < n; ++x) it(i0 + x, j, k);
 }
 
-// The n cells of row (j, k) from i0: fs and fb hold the row's south and bottom
-// fluxes, replaced by its north and top ones for the next row and plane; fx and v_in are scratch
-// rows of n + 1 and n values. The pseudo-steps skip pt::optimal_step's large-a branch; a row where
-// some cell needs it is done again by the generic kernel, from dHdtau's values kept in v_in.
-// Compiled for AVX-512, AVX2 and the baseline (SH_HOST_CLONES): 8, 4 or 2 cells per vector.
-template <int Dim, int N>
+// The n cells of row (j, k) from i0: fs and fb hold the terms of the row's south and bottom
+// faces, replaced by its north and top ones for the next row and plane; fx and v_in are scratch
+// rows of n + 1 and n values. The pseudo-steps skip pt::optimal_step's large-a branch, and with
+// Single (a whole exponent) take Coefficients::single_arguments; a row where some cell needs the
+// large-a branch or the double arguments is done again by the generic kernel, from dHdtau's values
+// kept in v_in. Compiled for AVX-512, AVX2 and the baseline (SH_HOST_CLONES): 8, 4 or 2 cells per
+// vector.
+template <int Dim, int N, bool Single>
 SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, int j, int k, int n,
                         real* fs, real* fb, real* fx, real* v_in) {
   const Coefficients co = coef;
   const Fields f = fields;
   const View h = f.H;
   const std::ptrdiff_t o = h.offset(i0, j, k);
-  face_fluxes<N>(co.mat, h.p + o - 1, h.p + o, co.kx, n + 1, fx);
+  face_terms<N>(co.mat, h.p + o - 1, h.p + o, n + 1, fx);
   const real* old = f.H_old.p + o;
   real* v = f.dHdtau.p + o;
   real* out = f.H_new.p + o;
@@ -56,14 +58,22 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
 #pragma omp simd reduction(| : large)
   for (int x = 0; x < n; ++x) {
     const Star s = gather<Dim>(h, o + x);
-    real hi, lo, a, b;
-    co.bounds<Dim, N>(s, hi, lo);
-    co.step_arguments<N>(hi, lo, a, b);
-    const pt::FloatStep st = pt::float_step(a, b, co.cfl);
-    large |= !(a < pt::kFloatSafe);
-    Fluxes q{fx[x], fx[x + 1], 0, 0, 0, 0};
-    if constexpr (Dim >= 2) q.s = fs[x], q.n = flux<N>(co.mat, s.c, s.n, co.ky);
-    if constexpr (Dim >= 3) q.b = fb[x], q.t = flux<N>(co.mat, s.c, s.t, co.kz);
+    pt::FloatStep st;
+    if constexpr (Single) {
+      float hi, lo, a, b;
+      co.bounds<Dim, N>(s, hi, lo);
+      large |= !co.single_arguments<N>(hi, lo, a, b);
+      st = pt::single_step(a, b, co.cfl);
+    } else {  // a fractional exponent: Coefficients::double_step's arguments
+      real hi, lo, a, b;
+      star_bounds<Dim>(s, hi, lo);
+      co.step_arguments<N>(hi, lo, a, b);
+      st = pt::float_step(a, b, co.cfl);
+      large |= !(a < pt::kFloatSafe);
+    }
+    FaceTerms q{fx[x], fx[x + 1], 0, 0, 0, 0};
+    if constexpr (Dim >= 2) q.s = fs[x], q.n = face_term<N>(co.mat, s.c, s.n);
+    if constexpr (Dim >= 3) q.b = fb[x], q.t = face_term<N>(co.mat, s.c, s.t);
     const real R = co.residual<Dim>(s.c, old[x], q);
     real vx = v_in[x] = v[x];
     out[x] =
@@ -110,20 +120,26 @@ void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j
   if constexpr (Dim >= 3)
     for (int j = j0; j < j1; ++j) {
       const real* c = H.p + H.offset(i0, j, k0);
-      face_fluxes<N>(co.mat, c - H.sz, c, co.kz, n, b.fb.data() + std::size_t(j - j0) * n);
+      face_terms<N>(co.mat, c - H.sz, c, n, b.fb.data() + std::size_t(j - j0) * n);
     }
   for (int k = k0; k < k1; ++k) {
     if constexpr (Dim >= 2) {
       const real* c = H.p + H.offset(i0, j0, k);
-      face_fluxes<N>(co.mat, c - H.sy, c, co.ky, n, b.fs.data());
+      face_terms<N>(co.mat, c - H.sy, c, n, b.fs.data());
     }
-    for (int j = j0; j < j1; ++j)
-      row<Dim, N>(co, f, i0, j, k, n, b.fs.data(), b.fb.data() + std::size_t(j - j0) * n,
-                  b.fx.data(), b.v_in.data());
+    const bool single = N >= 0 || co.mat.n_int >= 0;  // whole exponents: single_arguments
+    for (int j = j0; j < j1; ++j) {
+      real* fs = b.fs.data();
+      real* fb = b.fb.data() + std::size_t(j - j0) * n;
+      if (single)
+        row<Dim, N, true>(co, f, i0, j, k, n, fs, fb, b.fx.data(), b.v_in.data());
+      else if constexpr (N < 0)
+        row<Dim, N, false>(co, f, i0, j, k, n, fs, fb, b.fx.data(), b.v_in.data());
+    }
   }
 }
 
-// Rows per y tile of the march along z: the tile's three planes of H and its z fluxes take half
+// Rows per y tile of the march along z: the tile's three planes of H and its z face terms take half
 // the core's L2 (the rest: the streams of H_old, dHdtau and H_new), so that a value of H comes
 // from L3 or memory once per iteration. At least 2 rows, at most 64.
 inline int tile_rows(int n) {
@@ -137,7 +153,7 @@ void thread_rows(const Coefficients& co, const Fields& f, const Region& r, long 
   if (q0 >= q1) return;
   const long long ny = r.hi.y - r.lo.y;
   const int n = r.hi.x - r.lo.x;
-  // Rows per block: a y tile in 3-D (the bottom fluxes' buffer holds one), else a whole plane.
+  // Rows per block: a y tile in 3-D (the bottom terms' buffer holds one), else a whole plane.
   const int ty = static_cast<int>(Dim >= 3 ? std::min<long long>(tile_rows(n), ny) : ny);
   Buffers b(n, Dim >= 3 ? ty : 1);
   for_each_tile(r, q0, q1, ty, [&](int j0, int j1, int k0, int k1) {

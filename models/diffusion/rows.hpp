@@ -1,16 +1,18 @@
 #pragma once
 // The diffusion PT iteration on the CPU, row by row (diffusion.kernel = rows; rows.cpp). The
-// generic kernel computes each face's flux twice (once for each of the face's cells) and the
-// pseudo-step's large-a division in every vector lane; this one computes each face's flux once:
+// generic kernel computes each face's term (kernels.hpp's face_term) twice, once for each of the
+// face's cells, and the pseudo-step's large-a division in every vector lane; this one computes
+// each face's term once:
 //  - x faces: one loop over the row's n + 1 faces before the row's update loop reads them;
-//  - y faces: the update of row j stores its north fluxes, which row j + 1 reads as its south ones;
-//  - z faces: each thread marches y tiles of its rows along z, and row (j, k) stores its top fluxes
+//  - y faces: the update of row j stores its north terms, which row j + 1 reads as its south ones;
+//  - z faces: each thread marches y tiles of its rows along z, and row (j, k) stores its top terms
 //    in a tile buffer, which row (j, k + 1) reads as its bottom ones.
-// The update loop computes the pseudo-steps without large_a_dtau (pt_update.hpp); a row where some
-// a reaches kFloatSafe is done again by the generic kernel. The row is compiled for AVX-512, AVX2
-// and the x86-64 baseline and chosen on the running CPU. Every value is the generic kernel's, by
-// the same functions (kernels.hpp's flux, Star, Coefficients, pt_update.hpp) with their arguments
-// in the same order and no FMA contraction, so both give the same bits
+// The update loop computes the pseudo-steps without large_a_dtau (pt_update.hpp), from the single
+// precision arguments where the exponent is whole; a row where some cell needs the large-a branch
+// or the double arguments is done again by the generic kernel. The row is compiled for AVX-512,
+// AVX2 and the x86-64 baseline and chosen on the running CPU. Every value is the generic kernel's,
+// by the same functions (kernels.hpp's face_term, Star, Coefficients, pt_update.hpp) with their
+// arguments in the same order and no FMA contraction, so both give the same bits
 // (diffusion_rows_parity_test), whatever the rows, tiles or threads a cell falls in.
 
 #include "core/field.hpp"

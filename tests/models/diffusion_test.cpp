@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "diffusion_fixture.hpp"
 #include "models/diffusion/kernels.hpp"
@@ -167,8 +168,7 @@ TEST(DiffusionKernels, ResidualIsTheFaceAveragedFluxDivergence) {
   const double spacing[3] = {0.1, 0.05, 0.2}, dt = 1e-3;
   for (const double n : {3.0, 2.5}) {
     const diffusion::Material m{1.7, n, n == 3.0 ? 3 : -1};
-    const diffusion::Coefficients co =
-        diffusion::coefficients_for(m, dt, spacing, 3, 1.0, 0.9f);
+    const diffusion::Coefficients co = diffusion::coefficients_for(m, dt, spacing, 3, 1.0, 0.9f);
     for (int t = 0; t < 100; ++t) {
       const diffusion::Star h{u(rng), u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)};
       const double H_old = u(rng);
@@ -186,8 +186,8 @@ TEST(DiffusionKernels, ResidualIsTheFaceAveragedFluxDivergence) {
 }
 
 // The pseudo-step's bounds are the star's extremes rounded to float, which is also the extreme of
-// the values rounded (the pairs kernel's way): both functions agree; a maximum beyond float's
-// range keeps its double.
+// the values rounded (the pairs kernel's way): the three functions agree; a maximum beyond float's
+// range keeps its double in the double bounds and is held at kSingleBoundLimit in the single ones.
 TEST(DiffusionKernels, StepBoundsAreTheStarsExtremesRoundedToFloat) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 3.0);
@@ -199,25 +199,88 @@ TEST(DiffusionKernels, StepBoundsAreTheStarsExtremesRoundedToFloat) {
       fmax_of_rounded = std::max(fmax_of_rounded, static_cast<float>(x));
       fmin_of_rounded = std::min(fmin_of_rounded, static_cast<float>(x));
     }
-    real hi, lo, hi_f, lo_f;
+    real hi, lo;
+    float hi_s, lo_s, hi_f, lo_f;
     diffusion::star_bounds<3>(h, hi, lo);
+    diffusion::star_bounds_single<3>(h, hi_s, lo_s);
     diffusion::star_bounds_of_floats<3>(h, hi_f, lo_f);
     EXPECT_EQ(hi, static_cast<double>(fmax_of_rounded));
     EXPECT_EQ(lo, static_cast<double>(fmin_of_rounded));
-    EXPECT_EQ(hi_f, hi);
-    EXPECT_EQ(lo_f, lo);
+    EXPECT_EQ(hi_s, fmax_of_rounded);
+    EXPECT_EQ(lo_s, fmin_of_rounded);
+    EXPECT_EQ(hi_f, fmax_of_rounded);
+    EXPECT_EQ(lo_f, fmin_of_rounded);
   }
-  const diffusion::Star huge{1.0, 2.0, 1e40, 1.0, 1.0, 1.0, 1.0};
-  for (const bool floats : {false, true}) {
-    real hi, lo;
-    floats ? diffusion::star_bounds_of_floats<3>(huge, hi, lo)
-           : diffusion::star_bounds<3>(huge, hi, lo);
-    EXPECT_EQ(hi, 1e40);
-    EXPECT_EQ(lo, 1.0);
-    floats ? diffusion::star_bounds_of_floats<1>(huge, hi, lo)
-           : diffusion::star_bounds<1>(huge, hi, lo);  // the inactive axes are never read
-    EXPECT_EQ(hi, 1e40);
+  const diffusion::Star huge{1.0, 2.0, 1e40, 1.0, 1.0, -1e300, 1.0};
+  real hi, lo;
+  diffusion::star_bounds<3>(huge, hi, lo);
+  EXPECT_EQ(hi, 1e40);
+  float hi_s, lo_s, hi_f, lo_f;
+  diffusion::star_bounds_single<3>(huge, hi_s, lo_s);
+  diffusion::star_bounds_of_floats<3>(huge, hi_f, lo_f);
+  EXPECT_EQ(hi_s, diffusion::kSingleBoundLimit);
+  EXPECT_EQ(hi_f, diffusion::kSingleBoundLimit);
+  EXPECT_EQ(lo_s, -diffusion::kSingleBoundLimit);
+  EXPECT_EQ(lo_f, -diffusion::kSingleBoundLimit);
+  diffusion::star_bounds<1>(huge, hi, lo);  // the inactive axes are never read
+  EXPECT_EQ(hi, 1e40);
+  EXPECT_EQ(lo, 1.0);
+}
+
+// The single-precision step arguments against the double ones: the same values to float's
+// rounding (a few ulps of float) for whole exponents, the double's bits rounded for a linear
+// material, and declined where the bound is beyond float's range, a reaches kFloatSafe or the
+// exponent is fractional (the double arguments then).
+TEST(DiffusionKernels, SinglePrecisionStepArgumentsAreTheDoubleOnesRounded) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-0.5, 4.0);
+  const double spacing[3] = {0.1, 0.05, 0.2};
+  for (int n = 0; n <= 5; ++n) {
+    const diffusion::Material m{1.3, double(n), n};
+    const diffusion::Coefficients co = diffusion::coefficients_for(m, 1e-3, spacing, 3, 2.0, 0.9f);
+    for (int t = 0; t < 500; ++t) {
+      const float x = static_cast<float>(u(rng)), y = static_cast<float>(u(rng));
+      const float hi = std::max(x, y), lo = std::min(x, y);
+      float fa = -1, fb = -1;
+      ASSERT_TRUE(co.single_arguments(hi, lo, fa, fb)) << "n = " << n;
+      real a, b;
+      co.step_arguments(hi, lo, a, b);
+      if (n == 0) {
+        EXPECT_EQ(fa, static_cast<float>(a));
+        EXPECT_EQ(fb, static_cast<float>(b));
+      }
+      EXPECT_NEAR(fa, a, (1 + 4 * n) * 1e-7 * std::fabs(a) + 1e-300) << "n = " << n << " hi " << hi;
+      EXPECT_NEAR(fb, b, (1 + 4 * n) * 1e-7 * std::fabs(b) + 1e-300) << "n = " << n << " hi " << hi;
+      // The whole step of a star with these bounds: the single-precision path's, and the double
+      // one's to float's rounding.
+      const diffusion::Star star{hi, lo, hi, hi, hi, hi, hi};
+      const pt::Step s = co.step<3>(star), d = co.double_step<3>(star);
+      EXPECT_EQ(d.dtau, pt::optimal_step(a, b, co.dt, co.cfl).dtau);
+      EXPECT_NEAR(s.dtau, d.dtau, 1e-5 * d.dtau);
+      EXPECT_NEAR(s.damp, d.damp, 1e-5);
+    }
+    float fa, fb;
+    if (n > 0) {
+      EXPECT_FALSE(co.single_arguments(diffusion::kSingleBoundLimit, 1.0f, fa, fb)) << "the limit";
+      EXPECT_FALSE(co.single_arguments(INFINITY, 1.0f, fa, fb)) << "beyond float";
+      // A NaN bound: clamped to 0 as the double arguments clamp it, declined without the clamp.
+      EXPECT_TRUE(co.single_arguments(NAN, 1.0f, fa, fb));
+      EXPECT_FALSE((co.single_arguments<-1, false>(NAN, 1.0f, fa, fb))) << "NaN";
+    }
+    if (n > 1) {
+      EXPECT_FALSE(co.single_arguments(1e20f, 1.0f, fa, fb)) << "a beyond kFloatSafe";
+    }
+    const diffusion::Coefficients stiff =
+        diffusion::coefficients_for(m, 1e40, spacing, 3, 2.0, 0.9f);
+    EXPECT_FALSE(stiff.single_arguments(1.0f, 1.0f, fa, fb)) << "ka beyond kFloatSafe";
   }
+  const diffusion::Material fractional{1.0, 2.5, -1};
+  const diffusion::Coefficients co =
+      diffusion::coefficients_for(fractional, 1e-3, spacing, 3, 2.0, 0.9f);
+  float fa, fb;
+  EXPECT_FALSE(co.single_arguments(1.0f, 0.5f, fa, fb));
+  const diffusion::Star star{1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0};
+  EXPECT_EQ(co.step<3>(star).dtau, co.double_step<3>(star).dtau) << "fractional: the double step";
 }
 
 }  // namespace

@@ -115,7 +115,21 @@ class Ledger(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("WORSE     mhd.ns_per_cell_step", r.stdout)
         self.assertNotEqual(self.compare(changed, "--accept", "--only", "nothing.").returncode, 0)
-        self.assertNotEqual(self.compare(changed, "--only", "stokes.").returncode, 0)
+
+    def test_compare_only_checks_a_partial_run_against_its_own_figures(self):
+        self.compare(self.figures, "--accept")
+        stokes = [f for f in self.figures if f["name"].startswith("stokes.")]
+        r = self.compare(stokes, "--only", "stokes.")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertNotIn("missing", r.stdout)
+        self.assertEqual(self.compare(stokes).returncode, 1)  # the others missing
+        worse = [dict(f, value=f["value"] * 0.9) for f in stokes]
+        r = self.compare(worse, "--only", "stokes.")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("WORSE     stokes.", r.stdout)
+        r = self.compare(stokes[1:], "--only", "stokes.")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("missing   " + stokes[0]["name"], r.stdout)
 
 
 if __name__ == "__main__":
