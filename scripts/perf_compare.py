@@ -12,7 +12,8 @@ Usage:
       the baseline is never edited by hand). With --only, just the figures whose names start
       with a PREFIX replace theirs; every other figure of the kind keeps its accepted value (a
       model that got faster gets a baseline that guards it, without accepting another model's
-      regression measured in the same run).
+      regression measured in the same run). With --keep PREFIX ..., the figures whose names
+      start with a PREFIX keep their accepted values (a regression left on record, not accepted).
 
 "Worse" follows each figure's direction: a T_eff fraction of copy that is lower, a time per
 cell that is higher. Fractions of copy compare across machines of one kind because each is
@@ -93,6 +94,8 @@ def main():
     p.add_argument("--accept", action="store_true")
     p.add_argument("--only", nargs="+", metavar="PREFIX",
                    help="the figures whose names start with a PREFIX only")
+    p.add_argument("--keep", nargs="+", metavar="PREFIX", default=[],
+                   help="with --accept: figures whose names start with a PREFIX keep their values")
     a = p.parse_args()
 
     figures = read_ledger(a.ledger)
@@ -106,14 +109,24 @@ def main():
     def selected(table):
         return {n: f for n, f in table.items() if not a.only or n.startswith(tuple(a.only))}
 
+    if a.keep and not a.accept:
+        sys.exit("perf_compare: --keep goes with --accept")
     if a.accept:
         keep = ("value", "unit", "better", "copy_gbs", "commit", "device")
         if a.only:
             figures = selected(figures)
             if not figures:
                 sys.exit(f"perf_compare: no figure of the run starts with {' or '.join(a.only)}")
-        accepted = dict(book.get(kind, {})) if a.only else {}
+        before = book.get(kind, {})
+        accepted = dict(before) if a.only else {}
         accepted.update({n: {k: f.get(k) for k in keep} for n, f in figures.items()})
+        for n in list(accepted):
+            if n.startswith(tuple(a.keep)):
+                if n in before:
+                    accepted[n] = before[n]
+                else:
+                    del accepted[n]
+        figures = {n: f for n, f in figures.items() if not n.startswith(tuple(a.keep))}
         book[kind] = dict(sorted(accepted.items()))
         with open(a.baseline, "w", encoding="utf-8") as f:
             json.dump(book, f, indent=1, sort_keys=True)

@@ -116,6 +116,18 @@ class Ledger(unittest.TestCase):
         self.assertIn("WORSE     mhd.ns_per_cell_step", r.stdout)
         self.assertNotEqual(self.compare(changed, "--accept", "--only", "nothing.").returncode, 0)
 
+    def test_accept_keep_leaves_a_regression_on_record(self):
+        self.compare(self.figures, "--accept")
+        worse = [dict(f, value=f["value"] * (1.1 if f["better"] == "lower" else 0.9))
+                 for f in self.figures]
+        r = self.compare(worse, "--accept", "--keep", "mhd.")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.compare(worse)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("WORSE     mhd.ns_per_cell_step", r.stdout)
+        self.assertEqual(r.stdout.count("WORSE"), 1, r.stdout)
+        self.assertNotEqual(self.compare(worse, "--keep", "mhd.").returncode, 0)
+
     def test_compare_only_checks_a_partial_run_against_its_own_figures(self):
         self.compare(self.figures, "--accept")
         stokes = [f for f in self.figures if f["name"].startswith("stokes.")]
