@@ -47,9 +47,13 @@ SH_HD inline FloatStep single_step(float fa, float fb, float cfl) {
   return {mul(add(4.0f, -mul(2.0f, damp)), cfl_over_max), damp};
 }
 
+// An argument of optimal_step in single precision: held at kFloatSafe, then rounded.
+SH_HD inline float single_argument(real a) {
+  return static_cast<float>(a < kFloatSafe ? a : kFloatSafe);
+}
+
 SH_HD inline FloatStep float_step(real a, real b, float cfl) {
-  return single_step(static_cast<float>(a < kFloatSafe ? a : kFloatSafe),
-                     static_cast<float>(b < kFloatSafe ? b : kFloatSafe), cfl);
+  return single_step(single_argument(a), single_argument(b), cfl);
 }
 
 // dtau where a >= kFloatSafe: factor ~ cfl / a underflows, use dt / a = 1 / (D sum 1/dx^2).

@@ -210,18 +210,19 @@ struct Coefficients {
   }
 
   // The same a and b in single precision from the single bounds (star_bounds_single), where n is
-  // a whole number: false where hi reaches kSingleBoundLimit or a pt::kFloatSafe (then the double
-  // arguments hold). A linear material's a and b are ka and kb rounded: the bits of step_arguments'
-  // through pt::float_step. Straight-line code: the kernels branch once, on the result.
+  // a whole number; whether they hold (single_holds): not where hi reaches kSingleBoundLimit (a is
+  // then infinite), a reaches pt::kFloatSafe or n is fractional (then the double arguments hold).
+  // A linear material's a and b are ka and kb rounded: the bits of step_arguments' through
+  // pt::float_step. Straight-line code: the kernels branch once, on the result.
   template <int N = -1, bool Clamp = true>
   SH_HD bool single_arguments(float hi, float lo, float& a, float& b) const {
     using namespace exact;
     const int m = N >= 0 ? N : mat.n_int;
     if (m == 0) {
       a = ka_single, b = kb_single;
-      return a < pt::kFloatSafeSingle;
+      return single_holds(a);
     }
-    if (m < 0) return a = b = 0, false;  // fractional: the double arguments
+    if (m < 0) return a = INFINITY, b = 0, false;  // fractional: the double arguments
     if constexpr (Clamp) {
       hi = hi > 0 ? hi : 0.0f;
       lo = lo > 0 ? lo : 0.0f;
@@ -230,7 +231,19 @@ struct Coefficients {
     const float p = Material::power(hi, m - 1);
     a = mul(mul(ka_single, p), add(hi, mul(half_n, add(hi, -lo))));
     b = mul(mul(kb_single, p), hi);
-    return hi < kSingleBoundLimit && a < pt::kFloatSafeSingle;
+    a = hi < kSingleBoundLimit ? a : INFINITY;
+    return single_holds(a);
+  }
+
+  // Whether single arguments a (single_arguments) hold: a below kFloatSafe. On the host compared
+  // in double (the same answer: no float lies between the two), a mask of the width of the row
+  // loops' doubles: with a float one GCC does not vectorise them.
+  SH_HD static bool single_holds(float a) {
+#if defined(__CUDA_ARCH__)
+    return a < pt::kFloatSafeSingle;
+#else
+    return static_cast<real>(a) < pt::kFloatSafe;
+#endif
   }
 
   // The single bounds of a star (0 where n = 0: unused). FloatCopies: from float copies of the

@@ -58,19 +58,20 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
 #pragma omp simd reduction(| : large)
   for (int x = 0; x < n; ++x) {
     const Star s = gather<Dim>(h, o + x);
-    pt::FloatStep st;
+    float a, b;  // the step's arguments in single precision (pt::float_step's rounding)
     if constexpr (Single) {
-      float hi, lo, a, b;
+      float hi, lo;
       co.bounds<Dim, N>(s, hi, lo);
       large |= !co.single_arguments<N>(hi, lo, a, b);
-      st = pt::single_step(a, b, co.cfl);
     } else {  // a fractional exponent: Coefficients::double_step's arguments
-      real hi, lo, a, b;
+      real hi, lo, da, db;
       star_bounds<Dim>(s, hi, lo);
-      co.step_arguments<N>(hi, lo, a, b);
-      st = pt::float_step(a, b, co.cfl);
-      large |= !(a < pt::kFloatSafe);
+      co.step_arguments<N>(hi, lo, da, db);
+      large |= !(da < pt::kFloatSafe);
+      a = pt::single_argument(da), b = pt::single_argument(db);
     }
+    // One assignment: a step assigned in the branches above keeps GCC from vectorising the loop.
+    const pt::FloatStep st = pt::single_step(a, b, co.cfl);
     FaceTerms q{fx[x], fx[x + 1], 0, 0, 0, 0};
     if constexpr (Dim >= 2) q.s = fs[x], q.n = face_term<N>(co.mat, s.c, s.n);
     if constexpr (Dim >= 3) q.b = fb[x], q.t = face_term<N>(co.mat, s.c, s.t);

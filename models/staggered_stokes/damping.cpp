@@ -41,8 +41,8 @@ void DampingControl::restart() {
   last_iteration_ = -1;
   zeta_.reset();
   recent_.clear();
-  swings_ = Search{kFirstStep};
-  monotone_ = Search{kFirstStep};
+  swings_ = Search{kFirstStep, std::nullopt, 0};
+  monotone_ = Search{kFirstStep, std::nullopt, 0};
   last_turn_ = 0;
   settle_until_ = 0;
   window_at_ = -1;

@@ -287,7 +287,7 @@ void Stokes::iterate_dim(int count) {
   const Params c = params();
   const std::vector<Field*> out = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    const Pseudo<Dim> ps{{c, state(), material()}};
+    const Pseudo<Dim> ps{{c, state(), material()}, {}};
     const State next = state_of(V_new_, P_new_, T_new_);
     if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
     update_and_exchange(ex_, halo_, split_, out, hide_,
