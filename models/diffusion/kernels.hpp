@@ -157,7 +157,7 @@ struct Coefficients {
   // is 4 D sum(1/dx^2) and the domain's slowest mode D slowest; the step's a and b per unit D / D0.
   real ka, kb;
   float cfl;
-  float ka_single, kb_single;  // ka and kb rounded to float (from kFloatSafe where beyond it)
+  float ka_single, kb_single;  // ka and kb in single precision (pt::single_argument)
 
   // R from g(axis, high), the term (face_term) of the cell's low (high = 0) or high face along an
   // axis, taken in this order: R = -(H - H_old) / dt + sum over axes of k (g_high - g_low). Each
@@ -379,9 +379,7 @@ inline Coefficients coefficients_for(const Material& m, real dt, const double (&
     if (a < dims) sum_rdx2 += rdx2;
   }
   const real ka = m.D0 * dt * sum_rdx2, kb = m.D0 * dt * slowest;
-  // Clamped before rounding: a double beyond float's range has no float value.
-  const float ka_single = static_cast<float>(std::fmin(ka, pt::kFloatSafe));
-  const float kb_single = static_cast<float>(std::fmin(kb, pt::kFloatSafe));
+  const float ka_single = pt::single_argument(ka), kb_single = pt::single_argument(kb);
   return {m, dt, 1 / dt, k[0], k[1], k[2], ka, kb, cfl, ka_single, kb_single};
 }
 
