@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/field.hpp"
+#include "core/int_power.hpp"
 #include "core/pair.hpp"
 #include "solvers/pt_update.hpp"
 
@@ -28,26 +29,14 @@ struct Material {
   SH_HD real face_power(real S) const {
     if constexpr (Clamp) S = S > 0 ? S : real(0);
     const int m = N >= 0 ? N : n_int;
-    return m < 0 ? pow(S, n) : power(S, m);
+    return m < 0 ? pow(S, n) : int_power(S, m);
   }
 
   // H^(n-1) for H >= 0 and n > 0: the pseudo-step's bound of D'.
   template <int N = -1>
   SH_HD real power_below(real H) const {
     const int m = N >= 0 ? N : n_int;
-    return m > 0 ? power(H, m - 1) : (H > 0 ? pow(H, n - 1) : real(0));
-  }
-
-  // x^m for 0 <= m < 16 by branch-free binary powering: a handful of multiplies and selects
-  // (multiplies only: no contraction, the same bits on every backend, in double or float).
-  template <class T>
-  SH_HD static T power(T x, int m) {
-    const T x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
-    T p = (m & 1) ? x : T(1);
-    p *= (m & 2) ? x2 : T(1);
-    p *= (m & 4) ? x4 : T(1);
-    p *= (m & 8) ? x8 : T(1);
-    return p;
+    return m > 0 ? int_power(H, m - 1) : (H > 0 ? pow(H, n - 1) : real(0));
   }
 };
 
@@ -228,7 +217,7 @@ struct Coefficients {
       lo = lo > 0 ? lo : 0.0f;
     }
     const float half_n = 0.5f * static_cast<float>(m);
-    const float p = Material::power(hi, m - 1);
+    const float p = int_power(hi, m - 1);
     a = mul(mul(ka_single, p), add(hi, mul(half_n, add(hi, -lo))));
     b = mul(mul(kb_single, p), hi);
     a = hi < kSingleBoundLimit ? a : INFINITY;
@@ -281,10 +270,16 @@ struct Coefficients {
   // declines (bounds beyond float's range, a beyond kFloatSafe).
   template <int Dim, int N = -1, bool Clamp = true>
   SH_HD pt::Step double_step(const Star& H) const {
-    real hi = 0, lo = 0, a, b;
+    real a, b;
+    double_arguments<Dim, N, Clamp>(H, a, b);
+    return pt::optimal_step(a, b, dt, cfl);
+  }
+  // double_step's arguments: step_arguments from the double bounds of star H.
+  template <int Dim, int N = -1, bool Clamp = true>
+  SH_HD void double_arguments(const Star& H, real& a, real& b) const {
+    real hi = 0, lo = 0;
     if ((N >= 0 ? N : mat.n_int) != 0) star_bounds<Dim>(H, hi, lo);
     step_arguments<N, Clamp>(hi, lo, a, b);
-    return pt::optimal_step(a, b, dt, cfl);
   }
 };
 
@@ -371,7 +366,7 @@ struct MarchingIteration {
 // implicit steps dt; slowest = sum over axes of (pi/L)^2.
 inline Coefficients coefficients_for(const Material& m, real dt, const double (&spacing)[3],
                                      int dims, real slowest, float cfl) {
-  const real half_power = m.n_int >= 0 ? Material::power(0.5, m.n_int) : std::pow(real(0.5), m.n);
+  const real half_power = m.n_int >= 0 ? int_power(real(0.5), m.n_int) : std::pow(real(0.5), m.n);
   real k[3], sum_rdx2 = 0;
   for (int a = 0; a < 3; ++a) {
     const real rdx2 = 1 / (spacing[a] * spacing[a]);

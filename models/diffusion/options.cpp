@@ -10,7 +10,7 @@ Material material_from(const io::json& c) {
   Material m;
   m.D0 = io::at_path(c, "diffusion.D0").get<real>();
   m.n = io::at_path(c, "diffusion.exponent").get<real>();
-  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;  // see power()
+  m.n_int = (m.n == std::floor(m.n) && m.n < 16) ? static_cast<int>(m.n) : -1;  // see int_power()
   return m;
 }
 

@@ -64,9 +64,8 @@ SH_HOST_CLONES void row(const Coefficients& coef, const Fields& fields, int i0, 
       co.bounds<Dim, N>(s, hi, lo);
       large |= !co.single_arguments<N>(hi, lo, a, b);
     } else {  // a fractional exponent: Coefficients::double_step's arguments
-      real hi, lo, da, db;
-      star_bounds<Dim>(s, hi, lo);
-      co.step_arguments<N>(hi, lo, da, db);
+      real da, db;
+      co.double_arguments<Dim, N>(s, da, db);
       large |= !(da < pt::kFloatSafe);
       a = pt::single_argument(da), b = pt::single_argument(db);
     }
@@ -123,12 +122,12 @@ void block(const Coefficients& co, const Fields& f, int i0, int n, int j0, int j
       const real* c = H.p + H.offset(i0, j, k0);
       face_terms<N>(co.mat, c - H.sz, c, n, b.fb.data() + std::size_t(j - j0) * n);
     }
+  const bool single = N >= 0 || co.mat.n_int >= 0;  // whole exponents: single_arguments
   for (int k = k0; k < k1; ++k) {
     if constexpr (Dim >= 2) {
       const real* c = H.p + H.offset(i0, j0, k);
       face_terms<N>(co.mat, c - H.sy, c, n, b.fs.data());
     }
-    const bool single = N >= 0 || co.mat.n_int >= 0;  // whole exponents: single_arguments
     for (int j = j0; j < j1; ++j) {
       real* fs = b.fs.data();
       real* fb = b.fb.data() + std::size_t(j - j0) * n;

@@ -21,6 +21,8 @@
 // high walls, which the rim threads there store (the generic path launches WallEdges for them).
 // Offsets are 32-bit (the caller checks the size). Sources (verification) take the generic path.
 
+#include <cuda_pipeline.h>
+
 #include "core/backend.hpp"
 #include "core/dispatch.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
@@ -36,6 +38,18 @@ constexpr int kMinBlocks = kTiledShapes[0].blocks;
 constexpr int kChunk = kTiledShapes[0].chunk;
 // Shared planes: the solid's and two of its own (pf, permeability).
 using Planes = stokes::tiled::SharedPlanes<2>;
+
+// A thread's slots in the planes that stage its column's next values (iterate's Column, in its
+// order), after the shared planes.
+enum Slot : int {
+  kP, kTxx, kTyy, kTzz, kTxy, kMm, kPhiOld, kScale, kDPf, kTxxO, kTyyO, kTzzO, kTxyO,
+  kVx1, kVy1, kVz1, kMu1, kTxz1, kTyz1, kTxzO1, kTyzO1, kPf1, kExc1, kP1, kPhiOld1, kScale1,
+  kSlots
+};
+// The dynamic shared memory of a block of n threads.
+constexpr std::size_t shared_bytes(int n) {
+  return Planes::bytes(n) + std::size_t(kSlots) * n * sizeof(real);
+}
 
 // Raw pointers of one iteration, all with the same offsets: the old state and what the
 // iteration reads besides, then the new values (dPf is read and updated in place).
@@ -208,48 +222,60 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   }
 
   // This column's values that plane k reads (its own, and those of plane k + 1 that the edges
-  // and the fluid of k need), loaded one plane ahead so that memory works while the plane
-  // computes.
+  // and the fluid of k need), copied one plane ahead so that memory works while the plane
+  // computes. The copies are asynchronous, into this thread's slots of the staging planes: the
+  // values wait there, not in registers, which a kernel holding a plane's stresses, porosity and
+  // fluid as well would otherwise spill to local memory.
+  real* const staged = smem + Planes::kCount * N;
   struct Column {
     real P, Txx, Tyy, Tzz, Txy, mm, phi_old, scale, dPf, Txx_o, Tyy_o, Tzz_o, Txy_o;
     real vx1, vy1, vz1, mu1, Txz1, Tyz1, Txz_o1, Tyz_o1, pf1, exc1;
     real P1, phi_old1, scale1;  // Fused: for the porosity excess at k + 1 (exc1 is not loaded)
   };
-  auto column = [&](int q) {
+  // Issues the copies of the column at offset q (Column's values; those a variant does not read
+  // are not copied).
+  auto stage = [&](int q) {
+    if (!col.active) return;
     const int u = q + sz;
-    return Column{col.load(a.P, q),
-                  col.load(a.Txx, q),
-                  col.load(a.Tyy, q),
-                  col.load(a.Tzz, q),
-                  col.load(a.Txy, q),
-                  col.load(a.mu_max, q),
-                  col.load(a.phi_old, q),
-                  Fused ? real(0) : col.load(a.scale, q),
-                  col.load(a.dPf, q),
-                  ld_old(a.Txx_o, q),
-                  ld_old(a.Tyy_o, q),
-                  ld_old(a.Tzz_o, q),
-                  ld_old(a.Txy_o, q),
-                  col.load(a.Vx, u),
-                  col.load(a.Vy, u),
-                  col.load(a.Vz, u),
-                  col.load(a.mu, u),
-                  col.load(a.Txz, u),
-                  col.load(a.Tyz, u),
-                  ld_old(a.Txz_o, u),
-                  ld_old(a.Tyz_o, u),
-                  col.load(a.Pf, u),
-                  Fused ? real(0) : col.load(a.exc, u),
-                  Fused ? col.load(a.P, u) : real(0),
-                  Fused ? col.load(a.phi_old, u) : real(0),
-                  Fused ? col.load(a.scale, u) : real(0)};
+    auto copy = [&](Slot s, const real* p, int at) {
+      __pipeline_memcpy_async(staged + s * N + t, p + at, sizeof(real));
+    };
+    copy(kP, a.P, q), copy(kTxx, a.Txx, q), copy(kTyy, a.Tyy, q), copy(kTzz, a.Tzz, q);
+    copy(kTxy, a.Txy, q), copy(kMm, a.mu_max, q), copy(kPhiOld, a.phi_old, q);
+    copy(kDPf, a.dPf, q);
+    copy(kVx1, a.Vx, u), copy(kVy1, a.Vy, u), copy(kVz1, a.Vz, u), copy(kMu1, a.mu, u);
+    copy(kTxz1, a.Txz, u), copy(kTyz1, a.Tyz, u), copy(kPf1, a.Pf, u);
+    if (Elastic) {
+      copy(kTxxO, a.Txx_o, q), copy(kTyyO, a.Tyy_o, q), copy(kTzzO, a.Tzz_o, q);
+      copy(kTxyO, a.Txy_o, q), copy(kTxzO1, a.Txz_o, u), copy(kTyzO1, a.Tyz_o, u);
+    }
+    if (Fused)
+      copy(kP1, a.P, u), copy(kPhiOld1, a.phi_old, u), copy(kScale1, a.scale, u);
+    else
+      copy(kScale, a.scale, q), copy(kExc1, a.exc, u);
+    __pipeline_commit();
   };
-  Column next = column(o);
+  // The staged column, once its copies have landed (0 in a column past the arrays, and for the
+  // values the variant does not read).
+  auto take = [&]() {
+    __pipeline_wait_prior(0);
+    auto v = [&](Slot s, bool read = true) { return read && col.active ? staged[s * N + t] : 0; };
+    return Column{v(kP),          v(kTxx),          v(kTyy),        v(kTzz),
+                  v(kTxy),        v(kMm),           v(kPhiOld),     v(kScale, !Fused),
+                  v(kDPf),        v(kTxxO, Elastic), v(kTyyO, Elastic), v(kTzzO, Elastic),
+                  v(kTxyO, Elastic), v(kVx1),       v(kVy1),        v(kVz1),
+                  v(kMu1),        v(kTxz1),         v(kTyz1),       v(kTxzO1, Elastic),
+                  v(kTyzO1, Elastic), v(kPf1),      v(kExc1, !Fused), v(kP1, Fused),
+                  v(kPhiOld1, Fused), v(kScale1, Fused)};
+  };
+  stage(o);
   for (int k = kb; k < ke; ++k, o += sz) {
     asm volatile("" : "+r"(o));  // as in the Stokes kernel: addresses from o, not 40 pointers
     const int b0 = k & 1, b1 = b0 ^ 1;
-    const Column now = next;
-    if (k + 1 < ke) next = column(o + sz);
+    // Read out before the next plane's copies overwrite the slots (the same thread's reads and
+    // copies of a slot are ordered).
+    const Column now = take();
+    if (k + 1 < ke) stage(o + sz);
     const real mm = now.mm, vx1 = now.vx1, vy1 = now.vy1, vz1 = now.vz1;
     const real pf1 = now.pf1;
     Porous cell1{};  // Fused: the porosity at k + 1 (beyond an open top: extrapolated)
@@ -342,7 +368,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
                   int chunk = tiled::kChunk) {
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
-  const std::size_t bytes = tiled::Planes::bytes(TX * TY);
+  const std::size_t bytes = tiled::shared_bytes(TX * TY);
   const dim3 block(TX, TY, 1);
   const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
   auto launch = [&](auto kernel) {

@@ -11,6 +11,7 @@
 
 #include "core/exact_float.hpp"
 #include "core/fast_math.hpp"
+#include "core/int_power.hpp"
 #include "core/platform.hpp"
 #include "core/vector_math.hpp"
 
@@ -49,16 +50,6 @@ SH_HD inline float switch_slope(float R, float y) {
 struct Weakening {
   real w, slope;
 };
-
-// x^m for 0 <= m < 16 by branch-free binary powering (m known: a handful of multiplies).
-SH_HD inline real int_power(real x, int m) {
-  const real x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
-  real p = (m & 1) ? x : real(1);
-  p *= (m & 2) ? x2 : real(1);
-  p *= (m & 4) ? x4 : real(1);
-  p *= (m & 8) ? x8 : real(1);
-  return p;
-}
 
 struct Material {
   real k0 = 1;         // permeability over fluid viscosity at phi = phi0
