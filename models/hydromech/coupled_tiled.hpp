@@ -3,8 +3,9 @@
 // (include only from code compiled by nvcc). It does what coupled::Iteration<3> does
 // (coupled_kernels.hpp) and has the shape of the Stokes tiled kernel (models/stokes/tiled.hpp):
 // a block of kTX x kTY threads covers an xy tile plus a one-cell rim and marches along z through
-// a chunk of the region. At each plane k every thread loads its own column (one plane ahead),
-// shares through shared memory what its neighbours' stencils need, and computes
+// a chunk of the region. At each plane k every thread copies its own column's next plane
+// asynchronously into its slots of shared memory (StagingSlots: the values wait there, not in
+// registers), shares through shared memory what its neighbours' stencils need, and computes
 //   - p and the normal stresses of its cell at k (the tile and its low rim),
 //   - tau_xy on its low edge at k, tau_xz and tau_yz on its low edges at k + 1 (double-buffered),
 //   - pf of its cell (the tile): the Darcy flux from the pf and permeabilities of the six
@@ -39,17 +40,62 @@ constexpr int kChunk = kTiledShapes[0].chunk;
 // Shared planes: the solid's and two of its own (pf, permeability).
 using Planes = stokes::tiled::SharedPlanes<2>;
 
-// A thread's slots in the planes that stage its column's next values (iterate's Column, in its
-// order), after the shared planes.
-enum Slot : int {
+// The values of a thread's column that iterate stages for its next plane (its Column, in order),
+// and which of them a variant reads: the old stresses for an elastic solid; the porosity's inputs
+// at k + 1 where the porosity is fused, else scale and the stored excess.
+enum Value : int {
   kP, kTxx, kTyy, kTzz, kTxy, kMm, kPhiOld, kScale, kDPf, kTxxO, kTyyO, kTzzO, kTxyO,
   kVx1, kVy1, kVz1, kMu1, kTxz1, kTyz1, kTxzO1, kTyzO1, kPf1, kExc1, kP1, kPhiOld1, kScale1,
-  kSlots
+  kValues
 };
-// The dynamic shared memory of a block of n threads.
-constexpr std::size_t shared_bytes(int n) {
-  return Planes::bytes(n) + std::size_t(kSlots) * n * sizeof(real);
+constexpr bool staged(Value v, bool elastic, bool fused) {
+  switch (v) {
+    case kTxxO: case kTyyO: case kTzzO: case kTxyO: case kTxzO1: case kTyzO1:
+      return elastic;
+    case kScale: case kExc1:
+      return !fused;
+    case kP1: case kPhiOld1: case kScale1:
+      return fused;
+    default:
+      return true;
+  }
 }
+// The staging plane of value v: the variant's staged values, packed.
+constexpr int staging_plane(Value v, bool elastic, bool fused) {
+  int plane = 0;
+  for (int u = 0; u < v; ++u) plane += staged(Value(u), elastic, fused);
+  return plane;
+}
+// The dynamic shared memory of a block of n threads: the shared planes, then the staging planes.
+constexpr std::size_t shared_bytes(int n, bool elastic, bool fused) {
+  return Planes::bytes(n) + std::size_t(staging_plane(kValues, elastic, fused)) * n * sizeof(real);
+}
+
+// A thread's staging slots (one per staged value, in the staging planes of a block of n
+// threads), known at compile time: the copies and reads of the values a variant does not stage
+// compile to nothing (and read 0), as does a read in a column past the arrays.
+template <bool Elastic, bool Fused>
+struct StagingSlots {
+  real* planes;
+  int n, t;
+  bool active;
+  template <Value V>
+  __device__ real* slot() const {
+    constexpr int plane = staging_plane(V, Elastic, Fused);
+    return planes + plane * n + t;
+  }
+  template <Value V>
+  __device__ void copy(const real* p, int at) const {
+    if constexpr (staged(V, Elastic, Fused)) __pipeline_memcpy_async(slot<V>(), p + at, sizeof(real));
+  }
+  template <Value V>
+  __device__ real value() const {
+    if constexpr (staged(V, Elastic, Fused))
+      return active ? *slot<V>() : real(0);
+    else
+      return real(0);
+  }
+};
 
 // Raw pointers of one iteration, all with the same offsets: the old state and what the
 // iteration reads besides, then the new values (dPf is read and updated in place).
@@ -226,47 +272,49 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
   // computes. The copies are asynchronous, into this thread's slots of the staging planes: the
   // values wait there, not in registers, which a kernel holding a plane's stresses, porosity and
   // fluid as well would otherwise spill to local memory.
-  real* const staged = smem + Planes::kCount * N;
+  const StagingSlots<Elastic, Fused> slots{smem + Planes::kCount * N, N, t, col.active};
   struct Column {
     real P, Txx, Tyy, Tzz, Txy, mm, phi_old, scale, dPf, Txx_o, Tyy_o, Tzz_o, Txy_o;
     real vx1, vy1, vz1, mu1, Txz1, Tyz1, Txz_o1, Tyz_o1, pf1, exc1;
     real P1, phi_old1, scale1;  // Fused: for the porosity excess at k + 1 (exc1 is not loaded)
   };
-  // Issues the copies of the column at offset q (Column's values; those a variant does not read
-  // are not copied).
+  // Issues the copies of the column at offset q (those of the values the variant stages).
   auto stage = [&](int q) {
     if (!col.active) return;
     const int u = q + sz;
-    auto copy = [&](Slot s, const real* p, int at) {
-      __pipeline_memcpy_async(staged + s * N + t, p + at, sizeof(real));
-    };
-    copy(kP, a.P, q), copy(kTxx, a.Txx, q), copy(kTyy, a.Tyy, q), copy(kTzz, a.Tzz, q);
-    copy(kTxy, a.Txy, q), copy(kMm, a.mu_max, q), copy(kPhiOld, a.phi_old, q);
-    copy(kDPf, a.dPf, q);
-    copy(kVx1, a.Vx, u), copy(kVy1, a.Vy, u), copy(kVz1, a.Vz, u), copy(kMu1, a.mu, u);
-    copy(kTxz1, a.Txz, u), copy(kTyz1, a.Tyz, u), copy(kPf1, a.Pf, u);
-    if (Elastic) {
-      copy(kTxxO, a.Txx_o, q), copy(kTyyO, a.Tyy_o, q), copy(kTzzO, a.Tzz_o, q);
-      copy(kTxyO, a.Txy_o, q), copy(kTxzO1, a.Txz_o, u), copy(kTyzO1, a.Tyz_o, u);
-    }
-    if (Fused)
-      copy(kP1, a.P, u), copy(kPhiOld1, a.phi_old, u), copy(kScale1, a.scale, u);
-    else
-      copy(kScale, a.scale, q), copy(kExc1, a.exc, u);
+    const auto& s = slots;
+    s.template copy<kP>(a.P, q), s.template copy<kTxx>(a.Txx, q);
+    s.template copy<kTyy>(a.Tyy, q), s.template copy<kTzz>(a.Tzz, q);
+    s.template copy<kTxy>(a.Txy, q), s.template copy<kMm>(a.mu_max, q);
+    s.template copy<kPhiOld>(a.phi_old, q), s.template copy<kScale>(a.scale, q);
+    s.template copy<kDPf>(a.dPf, q), s.template copy<kTxxO>(a.Txx_o, q);
+    s.template copy<kTyyO>(a.Tyy_o, q), s.template copy<kTzzO>(a.Tzz_o, q);
+    s.template copy<kTxyO>(a.Txy_o, q), s.template copy<kVx1>(a.Vx, u);
+    s.template copy<kVy1>(a.Vy, u), s.template copy<kVz1>(a.Vz, u);
+    s.template copy<kMu1>(a.mu, u), s.template copy<kTxz1>(a.Txz, u);
+    s.template copy<kTyz1>(a.Tyz, u), s.template copy<kTxzO1>(a.Txz_o, u);
+    s.template copy<kTyzO1>(a.Tyz_o, u), s.template copy<kPf1>(a.Pf, u);
+    s.template copy<kExc1>(a.exc, u), s.template copy<kP1>(a.P, u);
+    s.template copy<kPhiOld1>(a.phi_old, u), s.template copy<kScale1>(a.scale, u);
     __pipeline_commit();
   };
-  // The staged column, once its copies have landed (0 in a column past the arrays, and for the
-  // values the variant does not read).
+  // The staged column, once its copies have landed.
   auto take = [&]() {
     __pipeline_wait_prior(0);
-    auto v = [&](Slot s, bool read = true) { return read && col.active ? staged[s * N + t] : 0; };
-    return Column{v(kP),          v(kTxx),          v(kTyy),        v(kTzz),
-                  v(kTxy),        v(kMm),           v(kPhiOld),     v(kScale, !Fused),
-                  v(kDPf),        v(kTxxO, Elastic), v(kTyyO, Elastic), v(kTzzO, Elastic),
-                  v(kTxyO, Elastic), v(kVx1),       v(kVy1),        v(kVz1),
-                  v(kMu1),        v(kTxz1),         v(kTyz1),       v(kTxzO1, Elastic),
-                  v(kTyzO1, Elastic), v(kPf1),      v(kExc1, !Fused), v(kP1, Fused),
-                  v(kPhiOld1, Fused), v(kScale1, Fused)};
+    const auto& s = slots;
+    return Column{s.template value<kP>(),      s.template value<kTxx>(),
+                  s.template value<kTyy>(),    s.template value<kTzz>(),
+                  s.template value<kTxy>(),    s.template value<kMm>(),
+                  s.template value<kPhiOld>(), s.template value<kScale>(),
+                  s.template value<kDPf>(),    s.template value<kTxxO>(),
+                  s.template value<kTyyO>(),   s.template value<kTzzO>(),
+                  s.template value<kTxyO>(),   s.template value<kVx1>(),
+                  s.template value<kVy1>(),    s.template value<kVz1>(),
+                  s.template value<kMu1>(),    s.template value<kTxz1>(),
+                  s.template value<kTyz1>(),   s.template value<kTxzO1>(),
+                  s.template value<kTyzO1>(),  s.template value<kPf1>(),
+                  s.template value<kExc1>(),   s.template value<kP1>(),
+                  s.template value<kPhiOld1>(), s.template value<kScale1>()};
   };
   stage(o);
   for (int k = kb; k < ke; ++k, o += sz) {
@@ -368,17 +416,15 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
                   int chunk = tiled::kChunk) {
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
-  const std::size_t bytes = tiled::shared_bytes(TX * TY);
   const dim3 block(TX, TY, 1);
   const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
-  auto launch = [&](auto kernel) {
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         static_cast<int>(bytes));
-    kernel<<<grid, block, bytes, stream>>>(r, a, chunk);
-  };
   dispatch_bool("elastic", a.k.elastic != 0, [&](auto elastic) {
     dispatch_bool("fused porosity", fused, [&](auto fuse) {
-      launch(tiled::iterate<TX, TY, MinBlocks, decltype(elastic)::value, decltype(fuse)::value>);
+      constexpr bool E = decltype(elastic)::value, F = decltype(fuse)::value;
+      const auto kernel = tiled::iterate<TX, TY, MinBlocks, E, F>;
+      const int bytes = static_cast<int>(tiled::shared_bytes(TX * TY, E, F));
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      kernel<<<grid, block, bytes, stream>>>(r, a, chunk);
     });
   });
   check_launch("coupled tiled iteration launch");
