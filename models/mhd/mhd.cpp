@@ -190,7 +190,7 @@ void Mhd::run_stage(const StageArgs& args, const Region& r, Lane lane, Int3 imag
 #if defined(__CUDACC__)
   if constexpr (tiled::supports(Order))  // order 8 needs a deeper ring: generic
     if (tiled_ && ex_.on_device() && !r.empty())
-      return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args, tiled::kChunk, images);
+      return launch_tiled<Order, Entropy>(ex_.stream(lane), r, args, tiled::kAutoChunk, images);
 #endif
   if (pencils_) return run_pencils<Order, Entropy>(args, r, images);
   (void)images;  // only the tiled and pencil kernels are chosen where images are written

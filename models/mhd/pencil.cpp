@@ -113,10 +113,11 @@ SH_HOST_FLATTEN inline void update_row(const StageArgs& args, std::ptrdiff_t o, 
                                        const Row& r) {
   StageArgs a = args;
   a.read_w = ReadW, a.write_w = WriteW, a.kinematic = Kinematic;
+  const Ratios q = ratios_of(a.ph);
 #pragma GCC ivdep
   for (int x = 0; x < n; ++x) {
     real rhs[kMaxVars];
-    rates<Entropy>(get<Entropy>(r, x), a.ph, Thermo{r.rho[x], r.cs2[x]},
+    rates<Entropy>(get<Entropy>(r, x), a.ph, q, Thermo{r.rho[x], r.cs2[x]},
                    Vec3{r.force[0][x], r.force[1][x], r.force[2][x]}, Kinematic, rhs);
     update<Vars_>(a, o + x, rhs);
   }

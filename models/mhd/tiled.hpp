@@ -39,8 +39,11 @@ namespace tiled {
 // boundary shell's x slabs).
 constexpr int kTX = 32, kTY = 8;
 constexpr int kThinTX = 16, kThinTY = 16;
-constexpr int kRing = 8;    // planes per vector component: 2R + 1 in use, 1 being filled
-constexpr int kChunk = 64;  // cells along z per block
+constexpr int kRing = 8;  // planes per vector component: 2R + 1 in use, 1 being filled
+// Cells along z per block: the longer march where the grid still fills the device (one block
+// per SM) at least kLongChunkWaves times over, since a march spends 2R planes on its start
+// (docs/kernels.md, MHD); kAutoChunk asks launch_tiled to choose.
+constexpr int kChunk = 64, kLongChunk = 128, kLongChunkWaves = 3, kAutoChunk = 0;
 
 // Whether the first stage (alpha = 0) skips reading w. In single precision it reads it anyway
 // (times alpha = 0; w is finite: zeroed at construction, then the values of the step before):
@@ -235,7 +238,7 @@ __device__ inline void gather(const Smem<Order, Entropy, TX, TY>& sm, int k, int
 
 template <int Order, bool Entropy, int TX, int TY>
 __global__ void __launch_bounds__(TX* TY, 1)
-    substep(Region r, StageArgs a, Weights<Order> wt, int chunk, Int3 wrap) {
+    substep(Region r, StageArgs a, Weights<Order> wt, Ratios ratios, int chunk, Int3 wrap) {
   using S = Shape<Order, TX, TY>;
   constexpr int R = S::R, W = S::W, WS = S::WS, H = S::H, N = S::kThreads;
   constexpr int kScalars = Entropy ? 2 : 1;
@@ -342,7 +345,7 @@ __global__ void __launch_bounds__(TX* TY, 1)
     if (lane == 0) bulk::arrive(&sm.empty[step & 1]);  // this warp's shared loads are done
     if (inside) {
       real rhs[kMaxVars];
-      rates<Entropy>(L, a.ph, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
+      rates<Entropy>(L, a.ph, ratios, a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic, rhs);
       real next_f[kVars];
 #pragma unroll
       for (int v = 0; v < kVars; ++v) {  // update() of kernels.hpp, f read from shared memory
@@ -366,15 +369,29 @@ __global__ void __launch_bounds__(TX* TY, 1)
 }  // namespace tiled
 
 namespace tiled {
+// The march length for region r and TX x TY blocks (kChunk or kLongChunk, as above).
+inline int chunk_for(const Region& r, int TX, int TY) {
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice (mhd tiled)");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute (mhd tiled)");
+  const Int3 e = r.extent();
+  const long long columns = static_cast<long long>((e.x + TX - 1) / TX) * ((e.y + TY - 1) / TY);
+  const long long long_blocks = columns * ((e.z + kLongChunk - 1) / kLongChunk);
+  return long_blocks >= static_cast<long long>(kLongChunkWaves) * sms ? kLongChunk : kChunk;
+}
+
 template <int Order, bool Entropy, int TX, int TY>
 void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk, Int3 wrap) {
   const Int3 e = r.extent();
+  if (chunk == kAutoChunk) chunk = chunk_for(r, TX, TY);
   constexpr std::size_t bytes = shared_bytes<Order, Entropy, TX, TY>();
   cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
   substep<Order, Entropy, TX, TY>
-      <<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, weights<Order>(a.ax), chunk, wrap);
+      <<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, weights<Order>(a.ax), ratios_of(a.ph), chunk,
+                                                  wrap);
   check_launch("mhd tiled substep launch");
 }
 }  // namespace tiled
@@ -386,7 +403,7 @@ void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk,
 // so that no exchange is needed along those axes.
 template <int Order, bool Entropy>
 void launch_tiled(CUstream_st* stream, const Region& r, const StageArgs& a,
-                  int chunk = tiled::kChunk, Int3 wrap = {0, 0, 0}) {
+                  int chunk = tiled::kAutoChunk, Int3 wrap = {0, 0, 0}) {
   static_assert(tiled::supports(Order), "the tiled kernel's ring holds orders 2-6");
   if (r.extent().x < tiled::kTX && r.extent().y >= tiled::kTX)
     tiled::launch<Order, Entropy, tiled::kThinTX, tiled::kThinTY>(stream, r, a, chunk, wrap);

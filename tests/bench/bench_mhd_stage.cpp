@@ -13,8 +13,8 @@
 // boundary stream beside the inner region, images along x and y (`images+hidden`, the layout of a
 // z split), and the six slabs of a shell along every axis with no images (every axis exchanged:
 // the layout before images served the axes held by one rank). Exchanges are not included.
-// Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=64]
-//   chunk: cells along z per block of the tiled kernel.
+// Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=0]
+//   chunk: cells along z per block of the tiled kernel (0: the model's choice, tiled::chunk_for).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
   const bool isothermal = argc > 3 && std::atoi(argv[3]) != 0;
-  const int chunk = argc > 4 ? std::atoi(argv[4]) : 64;
+  const int chunk = argc > 4 ? std::atoi(argv[4]) : 0;
   if (isothermal)
     run<false>(ex, n, steps, chunk);
   else
