@@ -1,9 +1,13 @@
 #pragma once
 // The MHD right-hand side of docs/models/mhd.md (Pekkila et al. 2022, eqs. B.1-B.4) fused with the
 // 2N-storage RK3 update, and the per-cell quantities behind the time-step limits and diagnostics.
+// The rates divide cell values through divide() (core/fast_math.hpp): on the GPU CUDA's division
+// without the branch to its slow path (which only quotients beyond about 1e+-290 take), so that
+// the compiler can interleave the divisions with the rest; the same quotients elsewhere.
 
 #include <cmath>
 
+#include "core/fast_math.hpp"
 #include "core/field.hpp"
 #include "core/vector_math.hpp"
 #include "models/mhd/operators.hpp"
@@ -106,7 +110,7 @@ struct Thermo {
 // is a call, which keeps the pencil kernel's thermodynamics loop scalar), within an ulp of libm's.
 SH_HD inline real sound_speed2(const Physics& ph, bool entropy, real lnrho, real ss) {
   if (!entropy) return ph.cs2_0;
-  return ph.cs2_0 * vmath::exp(ph.gamma * ss / ph.cp + (ph.gamma - 1) * (lnrho - ph.lnrho0));
+  return ph.cs2_0 * vmath::exp(divide(ph.gamma * ss, ph.cp) + (ph.gamma - 1) * (lnrho - ph.lnrho0));
 }
 
 template <bool Entropy>
@@ -131,7 +135,7 @@ SH_HD inline Strain strain(const VectorDerivatives& du) {
   st.div_u = du.div();
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b)
-      st.S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? st.div_u / 3 : 0);
+      st.S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? divide(st.div_u, real(3)) : 0);
   return st;
 }
 
@@ -157,7 +161,7 @@ SH_HD inline Vec3 momentum(const Physics& ph, const Ratios& q, const Vec3& u, co
   const Vec3 pressure = Entropy ? -th.cs2 * (q.r_cp * gss + glnrho) : -ph.cs2_0 * glnrho;
   const Vec3 viscous =
       ph.nu * (du.lap + real(1.0 / 3) * du.grad_div + 2 * (st.S * glnrho)) + ph.zeta * du.grad_div;
-  return pressure - du.grad * u + (1 / th.rho) * JxB + viscous + force;
+  return pressure - du.grad * u + divide(real(1), th.rho) * JxB + viscous + force;
 }
 
 // (B.4) induction, uncurled: dA/dt = u x B + eta lap A
@@ -176,14 +180,14 @@ struct ScalarDerivatives {
 SH_HD inline real entropy(const Physics& ph, const Ratios& q, const Vec3& u, const ScalarDerivatives& dlnrho,
                           const ScalarDerivatives& dss, const Thermo& th, real J2, real SS,
                           real div_u) {
-  const real T = th.cs2 / (ph.cp * (ph.gamma - 1));
+  const real T = divide(th.cs2, ph.cp * (ph.gamma - 1));
   const Vec3 glnT = q.gamma_cp * dss.grad + (ph.gamma - 1) * dlnrho.grad;
   const real lap_lnT = q.gamma_cp * dss.lap + (ph.gamma - 1) * dlnrho.lap;
   // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
   const real conduction = ph.K * T * (lap_lnT + dot(glnT, glnT));
   const real heat = ph.heating - ph.cooling + conduction + ph.eta * ph.mu0 * J2 +
                     2 * th.rho * ph.nu * SS + ph.zeta * th.rho * div_u * div_u;
-  return -dot(u, dss.grad) + heat / (th.rho * T);
+  return -dot(u, dss.grad) + divide(heat, th.rho * T);
 }
 
 // F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
