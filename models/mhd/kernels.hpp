@@ -40,15 +40,16 @@ struct Physics {
 
 // The ratios of constants that the equations take, worked out once per launch instead of per cell
 // (a double division is a chain of a dozen dependent instructions on a GPU). Division rounds
-// correctly on the host and the device alike, so the products give the bits of dividing in place.
+// correctly on the host and the device alike, so both backends multiply by the same ratios.
 struct Ratios {
   real r_mu0;     // 1 / mu0
   real r_cp;      // 1 / cp
   real gamma_cp;  // gamma / cp
+  real r_cp_gm1;  // 1 / (cp (gamma - 1)): the temperature is cs2 r_cp_gm1
 };
 
 SH_HD inline Ratios ratios_of(const Physics& ph) {
-  return {1 / ph.mu0, 1 / ph.cp, ph.gamma / ph.cp};
+  return {1 / ph.mu0, 1 / ph.cp, ph.gamma / ph.cp, 1 / (ph.cp * (ph.gamma - 1))};
 }
 
 // Pencil-style helical forcing held fixed over one RK3 step: the force per unit mass
@@ -108,14 +109,15 @@ struct Thermo {
 
 // vmath::exp: CUDA's exp on the GPU; on the CPU arithmetic that a row loop vectorises (libm's exp
 // is a call, which keeps the pencil kernel's thermodynamics loop scalar), within an ulp of libm's.
-SH_HD inline real sound_speed2(const Physics& ph, bool entropy, real lnrho, real ss) {
+SH_HD inline real sound_speed2(const Physics& ph, const Ratios& q, bool entropy, real lnrho,
+                               real ss) {
   if (!entropy) return ph.cs2_0;
-  return ph.cs2_0 * vmath::exp(divide(ph.gamma * ss, ph.cp) + (ph.gamma - 1) * (lnrho - ph.lnrho0));
+  return ph.cs2_0 * vmath::exp(q.gamma_cp * ss + (ph.gamma - 1) * (lnrho - ph.lnrho0));
 }
 
 template <bool Entropy>
-SH_HD inline Thermo thermo(const Physics& ph, real lnrho, real ss) {
-  return {vmath::exp(lnrho), sound_speed2(ph, Entropy, lnrho, ss)};
+SH_HD inline Thermo thermo(const Physics& ph, const Ratios& q, real lnrho, real ss) {
+  return {vmath::exp(lnrho), sound_speed2(ph, q, Entropy, lnrho, ss)};
 }
 
 // The traceless rate of strain S and div u, from the velocity gradient.
@@ -135,7 +137,8 @@ SH_HD inline Strain strain(const VectorDerivatives& du) {
   st.div_u = du.div();
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b)
-      st.S.m[a][b] = real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? divide(st.div_u, real(3)) : 0);
+      st.S.m[a][b] =
+          real(0.5) * (du.grad.m[a][b] + du.grad.m[b][a]) - (a == b ? st.div_u * real(1.0 / 3) : 0);
   return st;
 }
 
@@ -155,9 +158,9 @@ SH_HD inline real continuity(const Vec3& u, const Vec3& glnrho, real div_u) {
 
 // (B.2) momentum: advection, pressure, Lorentz force (JxB = j x B), viscosity, forcing
 template <bool Entropy>
-SH_HD inline Vec3 momentum(const Physics& ph, const Ratios& q, const Vec3& u, const VectorDerivatives& du,
-                           const Strain& st, const Vec3& glnrho, const Vec3& gss, const Thermo& th,
-                           const Vec3& JxB, const Vec3& force) {
+SH_HD inline Vec3 momentum(const Physics& ph, const Ratios& q, const Vec3& u,
+                           const VectorDerivatives& du, const Strain& st, const Vec3& glnrho,
+                           const Vec3& gss, const Thermo& th, const Vec3& JxB, const Vec3& force) {
   const Vec3 pressure = Entropy ? -th.cs2 * (q.r_cp * gss + glnrho) : -ph.cs2_0 * glnrho;
   const Vec3 viscous =
       ph.nu * (du.lap + real(1.0 / 3) * du.grad_div + 2 * (st.S * glnrho)) + ph.zeta * du.grad_div;
@@ -177,10 +180,10 @@ struct ScalarDerivatives {
 
 // (B.3) entropy: rho T Ds/Dt = H - C + div(K grad T) + eta mu0 j^2 + 2 rho nu S:S
 //                              + zeta rho (div u)^2      (J2 = j.j, SS = S:S)
-SH_HD inline real entropy(const Physics& ph, const Ratios& q, const Vec3& u, const ScalarDerivatives& dlnrho,
-                          const ScalarDerivatives& dss, const Thermo& th, real J2, real SS,
-                          real div_u) {
-  const real T = divide(th.cs2, ph.cp * (ph.gamma - 1));
+SH_HD inline real entropy(const Physics& ph, const Ratios& q, const Vec3& u,
+                          const ScalarDerivatives& dlnrho, const ScalarDerivatives& dss,
+                          const Thermo& th, real J2, real SS, real div_u) {
+  const real T = th.cs2 * q.r_cp_gm1;
   const Vec3 glnT = q.gamma_cp * dss.grad + (ph.gamma - 1) * dlnrho.grad;
   const real lap_lnT = q.gamma_cp * dss.lap + (ph.gamma - 1) * dlnrho.lap;
   // div(K grad T) = K T (lap ln T + |grad ln T|^2) for a uniform K.
@@ -191,7 +194,7 @@ SH_HD inline real entropy(const Physics& ph, const Ratios& q, const Vec3& u, con
 }
 
 // F(f) of docs/models/mhd.md at a cell: d ln rho/dt, du/dt, dA/dt and ds/dt (pointwise, from the
-// gathered derivatives and thermo<Entropy>(ph, L.lnrho, L.ss); `force` already evaluated at the
+// gathered derivatives and thermo<Entropy>(ph, q, L.lnrho, L.ss); `force` already evaluated at the
 // cell; q = ratios_of(ph)). The CPU pencil kernel evaluates th (the exponentials) in a loop of its
 // own, so that this one has no calls and vectorises.
 template <bool Entropy>
@@ -215,7 +218,7 @@ SH_HD inline void rates(const Local& L, const Physics& ph, const Ratios& q, cons
 template <bool Entropy>
 SH_HD inline void rates(const Local& L, const Physics& ph, const Ratios& q, const Vec3& force,
                         bool kinematic, real* rhs) {
-  rates<Entropy>(L, ph, q, thermo<Entropy>(ph, L.lnrho, L.ss), force, kinematic, rhs);
+  rates<Entropy>(L, ph, q, thermo<Entropy>(ph, q, L.lnrho, L.ss), force, kinematic, rhs);
 }
 
 // What one RK3 stage needs besides the cell: w = alpha w + dt F(f), f_out = f + beta w.
@@ -254,8 +257,8 @@ struct Substep {
     Local L;
     for (int v = 0; v < kVars; ++v) gather<Order, Entropy>(v, a.in.p[v] + o, a.ax, L);
     real rhs[kMaxVars];
-    rates<Entropy>(L, a.ph, ratios_of(a.ph), a.force.on ? a.force.at(i, j, k) : Vec3{},
-                   a.kinematic, rhs);
+    rates<Entropy>(L, a.ph, ratios_of(a.ph), a.force.on ? a.force.at(i, j, k) : Vec3{}, a.kinematic,
+                   rhs);
     update<kVars>(a, o, rhs);
   }
 };
@@ -327,7 +330,7 @@ struct CellValue {
       case CellQuantity::advective_rate: {
         const Vec3 B = magnetic_field<Order>(f, o, ax, ph.B_ext);
         const real rho = exp(lnrho);
-        const real cs2 = sound_speed2(ph, entropy, lnrho, entropy ? f.p[kSs][o] : 0);
+        const real cs2 = sound_speed2(ph, ratios_of(ph), entropy, lnrho, entropy ? f.p[kSs][o] : 0);
         const real c_fast = sqrt(cs2 + dot(B, B) / (ph.mu0 * rho));
         return (fabs(u.x) + c_fast) * ax.r1[0] + (fabs(u.y) + c_fast) * ax.r1[1] +
                (fabs(u.z) + c_fast) * ax.r1[2];

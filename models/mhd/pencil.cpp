@@ -142,9 +142,10 @@ inline void segment(const StageArgs& a, int i0, int j, int k, int n, Row& r) {
   gather_all<Order, Entropy>(a, o, n, r, std::make_integer_sequence<int, kVars>{});
   // The thermodynamics (arithmetic only: vectorised), then the forcing (sines and cosines: calls).
   const Physics ph = a.ph;
+  const Ratios q = ratios_of(ph);
 #pragma GCC ivdep
   for (int x = 0; x < n; ++x) {
-    const Thermo th = thermo<Entropy>(ph, r.lnrho[x], Entropy ? r.ss[x] : 0);
+    const Thermo th = thermo<Entropy>(ph, q, r.lnrho[x], Entropy ? r.ss[x] : 0);
     r.rho[x] = th.rho, r.cs2[x] = th.cs2;
   }
   for (int x = 0; x < n; ++x) {
