@@ -33,8 +33,10 @@ class ThreadGovernor {
   double foreign_load() const { return foreign_; }
 
   // The threads for `max` planned on `cores` cores of which other processes keep `foreign`
-  // busy: the cores left, rounded to the nearest, within [1, max].
+  // busy: the whole cores left, and the partly taken one where its taken share is below
+  // max(1 / threads, kTakenShare); within [1, max].
   static int threads_for(int max, int cores, double foreign);
+  static constexpr double kTakenShare = 0.25;
   // The busy clock ticks (user, nice, system, irq, softirq, steal) of the listed cpus in a
   // /proc/stat text; -1 where a cpu is missing.
   static long long busy_ticks(const std::string& proc_stat, const std::vector<int>& cpus);

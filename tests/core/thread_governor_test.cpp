@@ -21,6 +21,13 @@ TEST(ThreadGovernor, RunsOnTheCoresOtherProcessesLeaveFree) {
   EXPECT_EQ(ThreadGovernor::threads_for(2, 2, 0.67), 1);  // `yes` beside two spinning threads
   EXPECT_EQ(ThreadGovernor::threads_for(2, 2, 1.0), 1);   // `yes` beside one
   EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 0.94), 15);
+  // `yes` sharing a core with one of 16 spinning threads gets half of it: below the nearest
+  // rounding's threshold, but one thread at half speed holds the other 15.
+  EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 0.5), 15);
+  EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 0.3), 15);
+  EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 0.2), 16);  // noise of the tick counts
+  EXPECT_EQ(ThreadGovernor::threads_for(3, 3, 0.3), 3);     // below 1 / 3
+  EXPECT_EQ(ThreadGovernor::threads_for(3, 3, 0.4), 2);
   EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 2.1), 14);
   EXPECT_EQ(ThreadGovernor::threads_for(16, 16, 40.0), 1);   // never fewer than one
   EXPECT_EQ(ThreadGovernor::threads_for(8, 16, 0.0), 8);     // never more than planned
