@@ -45,10 +45,10 @@ int ThreadGovernor::threads_for(int max, int cores, double foreign) {
   const double free = static_cast<double>(cores) - std::max(0.0, foreign);
   if (free >= max) return max;
   // `whole` free cores and one partly taken. A thread on that core runs at its free share and
-  // holds the others at each kernel's end: n + 1 threads beat n while the taken share stays
-  // below 1 / (n + 1). The floor of kTakenShare keeps a daemon's noise on many cores from costing
-  // a thread; it also sits below the half core that one busy process shows while it shares a core
-  // with one of ours (all cores filled), which nearest rounding left on the fence.
+  // holds the others at each kernel's end: whole + 1 threads beat whole while the taken share
+  // stays below 1 / (whole + 1). The floor of kTakenShare keeps a daemon's noise on many cores
+  // from costing a thread, and sits below the half core that one busy process shows while it
+  // shares a core with one of ours (every core filled).
   const int whole = static_cast<int>(std::floor(free));
   const double taken = 1.0 - (free - whole);
   const bool use_partial = taken < std::max(1.0 / (whole + 1), kTakenShare);
