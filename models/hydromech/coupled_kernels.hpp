@@ -30,13 +30,16 @@ using stencil::Off;
 
 // Launch shapes the tiled CUDA kernel (coupled_tiled.hpp) is compiled for: threads per block
 // along x and y (the tile is two cells narrower), blocks per SM (registers per thread: 65536 /
-// (threads x blocks), at most 255), and cells along z per block. Shape 0 is the default (measured
-// best on an H100, docs/journal/hydromech-coupled.md); benchmarks compare the others.
+// (threads x blocks), at most 255), and cells along z per block. Shape 0 is the default: 34 x 15
+// threads, one block per SM, a 32 x 13 tile whose rows store whole 32-byte sectors and which
+// loads 1.23 columns per tile cell (32 x 8 threads: 1.42, rows starting mid-sector). Benchmarks
+// compare the others (docs/journal/performance.md).
 struct TiledShape {
   int tx, ty, blocks, chunk;
 };
-constexpr TiledShape kTiledShapes[] = {{32, 8, 2, 16}, {32, 8, 1, 16}, {32, 16, 1, 16},
-                                       {64, 8, 1, 16}, {32, 8, 2, 32}, {32, 8, 2, 8}};
+constexpr TiledShape kTiledShapes[] = {{34, 15, 1, 16}, {32, 8, 2, 16}, {32, 8, 1, 16},
+                                       {32, 16, 1, 16}, {64, 8, 1, 16}, {32, 8, 2, 32},
+                                       {32, 8, 2, 8}};
 constexpr int kTiledShapeCount = sizeof(kTiledShapes) / sizeof(kTiledShapes[0]);
 
 // Constants of one PT iteration.
