@@ -314,9 +314,10 @@ __global__ void __launch_bounds__(TX* TY, 1)
     for (int m = -R; m <= R; ++m) q[s][m + R] = inside ? array(6 + s)[o + m * sz] : 0;
 
   // The next step's planes go where planes k - R - 1 (ring) and k - 1 (scalars) were, which
-  // the step before read last: once every warp is past it. Issued as soon as a warp has this
-  // step's planes, they land while the whole step computes (issued after its shared loads, as
-  // the per-step __syncthreads design did, the stage took 25% longer: docs/models/mhd.md).
+  // the step before read last: once every warp is past it. Issued as soon as that holds, before
+  // the warp waits for this step's own planes, they land while the whole step computes (issued
+  // after its shared loads, as the per-step __syncthreads design did, the stage took 25% longer:
+  // docs/models/mhd.md).
   auto issue_next = [&](int step, int k, bool more) {
     if (!more) return;
     if (step > 0) bulk::wait(&sm.empty[(step - 1) & 1], ((step - 1) >> 1) & 1);
@@ -338,8 +339,8 @@ __global__ void __launch_bounds__(TX* TY, 1)
 #pragma unroll
       for (int v = 0; v < kVars; ++v) w[v] = kSkipFirstRead && !a.read_w ? 0 : a.w.p[v][o];
     }
-    bulk::wait(&sm.full[step & 1], (step >> 1) & 1);
     issue_next(step, k, more);
+    bulk::wait(&sm.full[step & 1], (step >> 1) & 1);
     if (inside) gather(sm, k, local, slocal, q, wt, L, f0);
     __syncwarp();
     if (lane == 0) bulk::arrive(&sm.empty[step & 1]);  // this warp's shared loads are done
