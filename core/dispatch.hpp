@@ -26,6 +26,24 @@ decltype(auto) dispatch(const char* what, decltype(First) value, F&& f) {
   }
 }
 
+// The indices 0 .. N - 1 of a compile-time table, so that the table's length alone decides which
+// kernels are compiled:
+//   dispatch_index<kShapeCount>("shape", i, [&](auto s) { run<kShapes[decltype(s)::value]>(); });
+namespace detail {
+template <int... I, class F>
+decltype(auto) dispatch_sequence(const char* what, int value, std::integer_sequence<int, I...>,
+                                 F&& f) {
+  return dispatch<I...>(what, value, std::forward<F>(f));
+}
+}  // namespace detail
+
+template <int N, class F>
+decltype(auto) dispatch_index(const char* what, int value, F&& f) {
+  static_assert(N > 0, "an empty table has no index to dispatch to");
+  return detail::dispatch_sequence(what, value, std::make_integer_sequence<int, N>{},
+                                   std::forward<F>(f));
+}
+
 // The two values of a flag.
 template <class F>
 decltype(auto) dispatch_bool(const char* what, bool value, F&& f) {

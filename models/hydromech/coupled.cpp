@@ -339,8 +339,8 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
           coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
       args.open_z[0] = dec_.at_low(2) && opt_.fluid_sides[4].kind == PeBcKind::dirichlet;
       args.open_z[1] = dec_.at_high(2) && opt_.fluid_sides[5].kind == PeBcKind::dirichlet;
-      static_assert(coupled::kTiledShapeCount == 7, "a kernel for every launch shape");
-      return dispatch<0, 1, 2, 3, 4, 5, 6>("tiled shape", tiled_shape_, [&](auto shape) {
+      constexpr int kShapes = coupled::kTiledShapeCount;
+      return dispatch_index<kShapes>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
         coupled::launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, fused_porosity(),
                                                     s.chunk);

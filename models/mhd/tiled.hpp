@@ -316,8 +316,8 @@ __global__ void __launch_bounds__(TX* TY, 1)
   // The next step's planes go where planes k - R - 1 (ring) and k - 1 (scalars) were, which
   // the step before read last: once every warp is past it. Issued as soon as that holds, before
   // the warp waits for this step's own planes, they land while the whole step computes (issued
-  // after its shared loads, as the per-step __syncthreads design did, the stage took 25% longer:
-  // docs/models/mhd.md).
+  // after its shared loads, they would have only the pointwise physics to land behind:
+  // docs/journal/mhd.md).
   auto issue_next = [&](int step, int k, bool more) {
     if (!more) return;
     if (step > 0) bulk::wait(&sm.empty[(step - 1) & 1], ((step - 1) >> 1) & 1);
