@@ -264,11 +264,16 @@ __global__ void __launch_bounds__(TX* TY, 1)
   const std::uint32_t plane_bytes = rows.rows * (rows.x1 - rows.x0) * sizeof(real);
   auto array = [&](int c) { return a.in.p[c < 6 ? kUx + c : (c == 6 ? kLnrho : kSs)]; };
 
-  // Vector planes: thread t < 6 rows hands row t % rows of component t / rows to the copy
-  // engine, plane after plane (thread 0 announces the bytes).
-  static_assert(6 * H <= N, "a thread per vector row");
-  const bool copies_row = tid < 6 * rows.rows;
-  const int row_c = copies_row ? tid / rows.rows : 0, row_y = tid - row_c * rows.rows;
+  // Vector planes: row y of component c goes to the copy engine from lane n % kPerWarp of warp
+  // n / kPerWarp (n = c H + y), plane after plane; thread 0 announces the bytes. The copying warps
+  // are the first of each scheduler (warps 0-3 at 8 warps), so that no scheduler carries more
+  // than a quarter of the copy loops' instructions.
+  constexpr int kCopyWarps = (6 * H + 31) / 32 > 4 ? (6 * H + 31) / 32 : 4;
+  constexpr int kPerWarp = (6 * H + kCopyWarps - 1) / kCopyWarps;
+  static_assert(kCopyWarps <= N / 32, "a lane per vector row");
+  const int row_n = (tid / 32) * kPerWarp + lane;
+  const int row_c = min(row_n / H, 5), row_y = row_n - row_c * H;
+  const bool copies_row = lane < kPerWarp && row_n < 6 * H && row_y < rows.rows;
   const real* const row_from = array(row_c) + rows.x0 + (j0 - R + row_y) * sy;
   const int row_to = row_c * kRing * S::kPlane + row_y * W;
   auto copy_vectors = [&](int k, int planes, std::uint64_t* bar) {
