@@ -1,7 +1,7 @@
 #pragma once
 // The MHD stage as a hand-tiled CUDA kernel (include only from code compiled by nvcc), 3-D, orders
-// 2-6. A block of kTX x kTY threads owns an xy tile of columns and marches along z through a chunk
-// of the region, one cell per thread and step:
+// 2-6. A block of kTX x kTY threads owns an xy tile of columns and marches along z through part
+// of the region (marches.hpp: long marches first, short ones last), one cell per thread and step:
 //  - each vector component (u, A) keeps a ring of kRing planes of the tile and its halo in shared
 //    memory: the 2R + 1 planes k - R .. k + R that the cell k needs (the mixed xz and yz
 //    derivatives read off-axis points of the planes above and below) and the one being filled;
@@ -31,6 +31,7 @@
 #include "core/bulk_copy.hpp"
 #include "core/geometry.hpp"
 #include "models/mhd/kernels.hpp"
+#include "models/mhd/marches.hpp"
 
 namespace staghorn::mhd {
 namespace tiled {
@@ -40,10 +41,6 @@ namespace tiled {
 constexpr int kTX = 32, kTY = 8;
 constexpr int kThinTX = 16, kThinTY = 16;
 constexpr int kRing = 8;  // planes per vector component: 2R + 1 in use, 1 being filled
-// Cells along z per block: the longer march where the grid still fills the device (one block
-// per SM) at least kLongChunkWaves times over, since a march spends 2R planes on its start
-// (docs/kernels.md, MHD); kAutoChunk asks launch_tiled to choose.
-constexpr int kChunk = 64, kLongChunk = 128, kLongChunkWaves = 3, kAutoChunk = 0;
 
 // Whether the first stage (alpha = 0) skips reading w. In single precision it reads it anyway
 // (times alpha = 0; w is finite: zeroed at construction, then the values of the step before):
@@ -238,7 +235,7 @@ __device__ inline void gather(const Smem<Order, Entropy, TX, TY>& sm, int k, int
 
 template <int Order, bool Entropy, int TX, int TY>
 __global__ void __launch_bounds__(TX* TY, 1)
-    substep(Region r, StageArgs a, Weights<Order> wt, Ratios ratios, int chunk, Int3 wrap) {
+    substep(Region r, StageArgs a, Weights<Order> wt, Ratios ratios, Chunks chunks, Int3 wrap) {
   using S = Shape<Order, TX, TY>;
   constexpr int R = S::R, W = S::W, WS = S::WS, H = S::H, N = S::kThreads;
   constexpr int kScalars = Entropy ? 2 : 1;
@@ -251,7 +248,8 @@ __global__ void __launch_bounds__(TX* TY, 1)
 
   const int tid = threadIdx.x + TX * threadIdx.y, lane = tid % 32;
   const int i0 = r.lo.x + blockIdx.x * TX, j0 = r.lo.y + blockIdx.y * TY;
-  const int kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
+  const int kb = r.lo.z + chunks.begin(blockIdx.z);
+  const int ke = min(kb + chunks.length(blockIdx.z), r.hi.z);
   const int i = i0 + threadIdx.x, j = j0 + threadIdx.y;
   const bool inside = i < r.hi.x && j < r.hi.y;
   const std::ptrdiff_t sz = a.shape.sz;
@@ -375,29 +373,27 @@ __global__ void __launch_bounds__(TX* TY, 1)
 }  // namespace tiled
 
 namespace tiled {
-// The march length for region r and TX x TY blocks (kChunk or kLongChunk, as above).
-inline int chunk_for(const Region& r, int TX, int TY) {
+// The marches for region r and TX x TY blocks on the current device (plan_marches).
+inline Chunks chunks_for(const Region& r, int TX, int TY) {
   int device = 0, sms = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (mhd tiled)");
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute (mhd tiled)");
   const Int3 e = r.extent();
   const long long columns = static_cast<long long>((e.x + TX - 1) / TX) * ((e.y + TY - 1) / TY);
-  const long long long_blocks = columns * ((e.z + kLongChunk - 1) / kLongChunk);
-  return long_blocks >= static_cast<long long>(kLongChunkWaves) * sms ? kLongChunk : kChunk;
+  return plan_marches(columns, e.z, sms);
 }
 
 template <int Order, bool Entropy, int TX, int TY>
 void launch(CUstream_st* stream, const Region& r, const StageArgs& a, int chunk, Int3 wrap) {
   const Int3 e = r.extent();
-  if (chunk == kAutoChunk) chunk = chunk_for(r, TX, TY);
+  const Chunks chunks = chunk == kAutoChunk ? chunks_for(r, TX, TY) : Chunks::uniform(chunk);
   constexpr std::size_t bytes = shared_bytes<Order, Entropy, TX, TY>();
   cudaFuncSetAttribute(substep<Order, Entropy, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
-  const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, (e.z + chunk - 1) / chunk);
-  substep<Order, Entropy, TX, TY>
-      <<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, weights<Order>(a.ax), ratios_of(a.ph), chunk,
-                                                  wrap);
+  const dim3 grid((e.x + TX - 1) / TX, (e.y + TY - 1) / TY, chunks.blocks(e.z));
+  substep<Order, Entropy, TX, TY><<<grid, dim3(TX, TY, 1), bytes, stream>>>(
+      r, a, weights<Order>(a.ax), ratios_of(a.ph), chunks, wrap);
   check_launch("mhd tiled substep launch");
 }
 }  // namespace tiled

@@ -14,7 +14,7 @@
 // z split), and the six slabs of a shell along every axis with no images (every axis exchanged:
 // the layout before images served the axes held by one rank). Exchanges are not included.
 // Usage: bench_mhd_stage [n=256] [steps=10] [isothermal=0] [chunk=0]
-//   chunk: cells along z per block of the tiled kernel (0: the model's choice, tiled::chunk_for).
+//   chunk: cells along z per block of the tiled kernel (0: the model's plan, tiled::chunks_for).
 #include <algorithm>
 #include <array>
 #include <cmath>
