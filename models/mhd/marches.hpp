@@ -38,10 +38,12 @@ struct Chunks {
 
 // The plan for `columns` columns of tiles nz cells deep on a device of `sms` SMs.
 inline Chunks plan_marches(long long columns, int nz, int sms) {
-  const long long long_blocks = columns * ((nz + kLongChunk - 1) / kLongChunk);
-  if (long_blocks < static_cast<long long>(kLongChunkWaves) * sms) return Chunks::uniform(kChunk);
   const double waves = static_cast<double>(columns) / sms;
-  if (waves < kSplitWaves || nz < kSplitMinDepth) return Chunks::uniform(kLongChunk);
+  if (waves < kSplitWaves || nz < kSplitMinDepth) {
+    const long long long_blocks = columns * ((nz + kLongChunk - 1) / kLongChunk);
+    const bool fills = long_blocks >= static_cast<long long>(kLongChunkWaves) * sms;
+    return Chunks::uniform(fills ? kLongChunk : kChunk);
+  }
   // The idle share of the last wave of long marches, and the tail that fills it kTailMargin
   // times over (its own length shortens the long march: a few rounds settle it).
   const double idle = static_cast<double>((columns + sms - 1) / sms) - waves;

@@ -36,7 +36,8 @@ TEST(MhdMarches, EveryPlanCoversTheDepthOnce) {
 
 TEST(MhdMarches, ALongMarchAndATailWhereTheColumnsFillTheDevice) {
   const int sms = 132;
-  for (const auto& [columns, nz] : {std::pair<long long, int>{256, 256}, {1024, 512}, {400, 300}}) {
+  for (const auto& [columns, nz] :
+       {std::pair<long long, int>{256, 256}, {1024, 512}, {400, 300}, {256, 128}}) {
     SCOPED_TRACE(testing::Message() << columns << " columns, nz " << nz);
     const Chunks c = plan_marches(columns, nz, sms);
     ASSERT_EQ(c.count, 1);
@@ -49,9 +50,11 @@ TEST(MhdMarches, ALongMarchAndATailWhereTheColumnsFillTheDevice) {
     const double idle = static_cast<double>((columns + sms - 1) / sms) - waves;
     EXPECT_GE(static_cast<double>(columns) * tail, idle * sms * c.first);
   }
-  // The two measured on an H200 (docs/kernels.md, MHD).
+  // The three measured on an H200 (docs/kernels.md, MHD): 256^3, 512^3 and 256 x 256 x 128,
+  // whose 128-cell marches would not fill the device three times over.
   EXPECT_EQ(plan_marches(256, 256, sms).first, 240);
   EXPECT_EQ(plan_marches(1024, 512, sms).first, 480);
+  EXPECT_EQ(plan_marches(256, 128, sms).first, 112);
 }
 
 TEST(MhdMarches, UniformMarchesWhereTheColumnsAreFew) {
