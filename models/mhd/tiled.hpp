@@ -263,9 +263,9 @@ __global__ void __launch_bounds__(TX* TY, 1)
   auto array = [&](int c) { return a.in.p[c < 6 ? kUx + c : (c == 6 ? kLnrho : kSs)]; };
 
   // Vector planes: row y of component c goes to the copy engine from lane n % kPerWarp of warp
-  // n / kPerWarp (n = c H + y), plane after plane; thread 0 announces the bytes. The copying warps
-  // are the first of each scheduler (warps 0-3 at 8 warps), so that no scheduler carries more
-  // than a quarter of the copy loops' instructions.
+  // n / kPerWarp (n = c H + y), plane after plane; thread 0 announces the bytes. Four copying
+  // warps where 32 lanes each suffice (32 x 8 blocks: 84 rows, 21 per warp), one per scheduler,
+  // so that no scheduler carries more than a quarter of the copy loops' instructions.
   constexpr int kCopyWarps = (6 * H + 31) / 32 > 4 ? (6 * H + 31) / 32 : 4;
   constexpr int kPerWarp = (6 * H + kCopyWarps - 1) / kCopyWarps;
   static_assert(kCopyWarps <= N / 32, "a lane per vector row");
