@@ -269,9 +269,11 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       const Grid& g = dec_.grid();
       bool wall_hi[3];  // as update_wall_edges: the tiled kernel stores those edges itself
       for (int a = 0; a < 3; ++a) wall_hi[a] = !g.periodic[a] && dec_.at_high(a);
-      return launch_tiled(
-          ex_.stream(lane), r,
-          tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts_));
+      const tiled::Args args = tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts_);
+      return dispatch_index<tiled::kShapeCount>("tiled shape", tiled_shape_, [&](auto shape) {
+        constexpr tiled::Shape s = tiled::kShapes[decltype(shape)::value];
+        launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, s.chunk);
+      });
     }
 #endif
   if constexpr (Dim == 3)

@@ -90,6 +90,8 @@ class Stokes final : public PtModel {
   const Field* body_labels() const;
   // CUDA threads per block of the iteration kernel: 128, 256 (default) or 512 (benchmarks).
   void set_threads(int threads) { threads_ = threads; }
+  // The launch shape of the tiled CUDA kernel: an index into stokes::tiled::kShapes (benchmarks).
+  void set_tiled_shape(int index) { tiled_shape_ = index; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
   Params params() const;
   // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
@@ -155,6 +157,7 @@ class Stokes final : public PtModel {
   bool tiled_;  // stokes.kernel = tiled, 3-D, and a block that 32-bit offsets reach
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
+  int tiled_shape_ = 0;
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real r_;             // the PT iterations' r (stokes.r, or its automatic choice by refresh())
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)

@@ -24,16 +24,15 @@
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/tiled_ops.hpp"
 #include "models/staggered_stokes/walls.hpp"
+#include "models/stokes/tiled_shapes.hpp"
 
 namespace staghorn::stokes {
 namespace tiled {
 
-// Measured on an H100 at 256^3 (docs/models/stokes.md): 32 x 8 threads (a 30 x 6 tile), two
-// blocks per SM (128 registers: the next plane's 13 values wait in registers), 16 planes per
-// block (more blocks, shorter marches: better than 32 or 64).
-constexpr int kTX = 32, kTY = 8;  // threads per block: the tile is (kTX - 2) x (kTY - 2) cells
-constexpr int kMinBlocks = 2;     // blocks per SM (__launch_bounds__)
-constexpr int kChunk = 16;        // cells along z per block
+// The default shape (kShapes[0]); the tile is (kTX - 2) x (kTY - 2) cells.
+constexpr int kTX = kShapes[0].tx, kTY = kShapes[0].ty;
+constexpr int kMinBlocks = kShapes[0].blocks;
+constexpr int kChunk = kShapes[0].chunk;
 using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // Raw pointers of one iteration (old state, material, new state), all with the same offsets.

@@ -19,6 +19,7 @@
 #include "models/stokes/stiff_bodies/rigid_body.hpp"
 #include "models/stokes/stiff_bodies/wall_ghosts.hpp"
 #include "models/stokes/stokes.hpp"
+#include "models/stokes/tiled_shapes.hpp"
 
 using namespace staghorn;
 using bench::seconds_per;
@@ -139,20 +140,26 @@ int main(int argc, char** argv) {
   // The inclusion is 10x stiffer, so the model turns its rigid-body acceleration on by default:
   // the kernels are timed without it (their own figure), the last row with it (the model as a
   // user runs it: the kernel plus the body's reductions and velocity shift each iteration).
+  // The tiled kernel's other launch shapes (stokes::tiled::kShapes, on a GPU) follow its row.
   struct Variant {
     const char* kernel;
     int threads;
     bool rigid;
+    int shape;
   };
+  std::vector<Variant> variants = {{"generic", 256, false, 0}, {"generic", 128, false, 0},
+                                   {"generic", 512, false, 0}, {"tiled", 256, false, 0}};
+  if (dims == 3 && ex.on_device())
+    for (int s = 1; s < stokes::tiled::kShapeCount; ++s) variants.push_back({"tiled", 256, false, s});
+  variants.push_back({"tiled", 256, true, 0});
   double bytes = 0;
-  for (const Variant v : {Variant{"generic", 256, false}, Variant{"generic", 128, false},
-                          Variant{"generic", 512, false}, Variant{"tiled", 256, false},
-                          Variant{"tiled", 256, true}}) {
+  for (const Variant& v : variants) {
     io::json c = config;
     c["stokes"]["kernel"] = v.kernel;
     if (!v.rigid) c["stokes"]["inclusion"]["rigid_acceleration"] = 0.0;
     stokes::Stokes model({c, rs, dec, ex});
     model.set_threads(v.threads);
+    model.set_tiled_shape(v.shape);
     model.refresh();
     model.begin_solve(rs.dt);
     const bool tiled = std::string(v.kernel) == "tiled";
@@ -162,7 +169,11 @@ int main(int argc, char** argv) {
     }
     const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
     char name[64];
-    if (tiled)
+    if (tiled && v.shape > 0) {
+      const stokes::tiled::Shape& t = stokes::tiled::kShapes[v.shape];
+      std::snprintf(name, sizeof name, "tiled iteration, %dx%dx%d chunk %d", t.tx, t.ty, t.blocks,
+                    t.chunk);
+    } else if (tiled)
       std::snprintf(name, sizeof name, "tiled iteration%s%s", v.rigid ? " + rigid body" : "",
                     dims != 3        ? " (not here: generic)"
                     : ex.on_device() ? ""
