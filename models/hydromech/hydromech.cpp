@@ -141,15 +141,17 @@ void HydroMech::iterate_dim(int count) {
 // phi_it on the halo and ghost slabs from the exchanged Pe and its ghosts: the stencils' porosity
 // there without a second field in the exchange (the same formula as the owner's, so the same bits).
 // One launch over the three axes' slabs (each its own functor); edges lie in two slabs and get
-// the same value from each.
-void HydroMech::porosity_of_halo() {
+// the same value from each. An axis whose two sides' ghosts the kernel set (`set`) is skipped.
+void HydroMech::porosity_of_halo(const FaceGhosts& set) {
   const Layout& l = layout_;
   std::array<Region, 3> slabs{};  // empty along an axis without a halo
   SlabPorosity op{};
   for (int a = 0; a < 3; ++a) {
     op.axis[a] =
         HaloPorosity{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view(), a, l.n[a], l.h[a]};
-    if (l.h[a] == 0) continue;
+    const bool both_set =
+        set.rule[2 * a].kind != GhostRule::keep && set.rule[2 * a + 1].kind != GhostRule::keep;
+    if (l.h[a] == 0 || both_set) continue;
     slabs[a] = l.all();
     slabs[a].lo[a] = 0;
     slabs[a].hi[a] = 2 * l.h[a];
@@ -165,20 +167,37 @@ bool HydroMech::pairs_fit() const {
 }
 
 template <int Dim>
-void HydroMech::update_stored(const Coefficients& co, Region r, Lane lane) {
+void HydroMech::update_stored(const Coefficients& co, const FaceGhosts& ghosts, Region r,
+                              Lane lane) {
   const View P = Pe_.view(), f = phi_it_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(),
              fn = phi_it_new_.view(), V = dPedtau_.view();
   if (kernel_in_use() == Kernel::pairs && pairs_fit()) {
     // The GPU's hot path; n = 3 (Carman-Kozeny) compiled in: the same bits, fewer instructions.
     r.lo.x /= 2, r.hi.x /= 2;
     return dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
-      for_each(ex_, r, lane, PairStoredIteration<Dim, decltype(n)::value>{co, P, f, fo, Pn, fn, V});
+      using Kernel = PairStoredIteration<Dim, decltype(n)::value>;
+      for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts});
     });
   }
   // n = 3 compiled in here too: the CPU's row loops then need no pow.
   dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
-    for_each(ex_, r, lane, StoredIteration<Dim, decltype(n)::value>{co, P, f, fo, Pn, fn, V});
+    using Kernel = StoredIteration<Dim, decltype(n)::value>;
+    for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts});
   });
+}
+
+// The face ghosts the stored kernels set on this block's physical sides (FaceGhosts), or none
+// where the halo is wider than one cell along such a side's axis (then fill_ghosts does).
+FaceGhosts HydroMech::face_ghosts(const Coefficients& co) const {
+  const SideRules rules = pe_rules(dec_.grid(), pe_bcs_, co.body);
+  FaceGhosts g;
+  bool one_wide = true;
+  for_each_boundary_side(dec_, layout_, [&](int a, int side) {
+    g.rule[2 * a + side] = rules[2 * a + side];
+    one_wide = one_wide && layout_.h[a] == 1;
+  });
+  for (int a = 0; a < 3; ++a) g.n[a] = layout_.n[a];
+  return one_wide ? g : FaceGhosts{};
 }
 
 template <int Dim>
@@ -187,14 +206,18 @@ void HydroMech::iterate_stored(int count) {
   if (!phi_it_valid_)  // a new step, a retry or new state: phi_it from Pe everywhere, halo included
     for_each(ex_, layout_.all(),
              PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
+  const FaceGhosts ghosts = face_ghosts(co);
+  bool kernel_sets_ghosts = false;
+  for (const GhostRule& r : ghosts.rule) kernel_sets_ghosts |= r.kind != GhostRule::keep;
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, next, hide_,
-                        [&](const Region& r, Lane lane) { update_stored<Dim>(co, r, lane); });
-    apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
+      update_stored<Dim>(co, ghosts, r, lane);
+    });
+    if (!kernel_sets_ghosts) apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();
     phi_it_.swap_data(phi_it_new_);
-    porosity_of_halo();
+    porosity_of_halo(ghosts);
   }
   phi_it_valid_ = true;
 }

@@ -64,9 +64,10 @@ class HydroMech final : public PtModel {
   template <int Dim>
   void iterate_stored(int count);
   template <int Dim>
-  void update_stored(const Coefficients& co, Region r, Lane lane);
+  void update_stored(const Coefficients& co, const FaceGhosts& ghosts, Region r, Lane lane);
   bool pairs_fit() const;
-  void porosity_of_halo();
+  FaceGhosts face_ghosts(const Coefficients& co) const;
+  void porosity_of_halo(const FaceGhosts& set);
   // absolute: max |R|; otherwise the step's balance (rows kernel: R through dPe/dtau as scratch).
   template <int Dim>
   real residual_sum(bool absolute);

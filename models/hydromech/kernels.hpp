@@ -5,6 +5,7 @@
 //   phi = phi(phi_old, Pe) from dphi/dt = -Pe / eta_phi (in closed form: Material::porosity),
 // so phi is a local function of Pe and only Pe is iterated (docs/models/hydromech.md).
 
+#include "core/boundary.hpp"
 #include "core/field.hpp"
 #include "core/pair.hpp"
 #include "models/hydromech/physics.hpp"
@@ -207,6 +208,44 @@ struct Iteration {
   }
 };
 
+// The face ghosts of a block's physical sides, set by the stored kernels as they update the cells
+// next to them: Pe_new by the side's ghost rule from the cell's new value, and the porosity there
+// from that Pe, the values fill_ghosts and HaloPorosity give those points after the kernel (the
+// same formulas on the same operands, so the same bits) without their two launches, whose x
+// sides touch one sector per row. Edges and corners, which no 7-point stencil reads, are left.
+// Needs a halo one cell wide along every axis with a physical side.
+struct FaceGhosts {
+  GhostRule rule[6];  // x_lo, x_hi, ...; GhostRule::keep: not a physical side of this block
+  int n[3] = {0, 0, 0};
+
+  FaceGhosts() {
+    for (GhostRule& r : rule) r.kind = GhostRule::keep;
+  }
+  // Whether the cell at index idx along axis a is next to a ghost set here on that side.
+  SH_HD bool next_to(int a, int side, int idx) const {
+    return rule[2 * a + side].kind != GhostRule::keep && idx == (side == 0 ? 0 : n[a] - 1);
+  }
+};
+
+// Where a stored kernel writes a face ghost: Pe_new and the porosity at the ghost at offset g, from
+// the new Pe of the cell it mirrors (distance g - m: -1 on a low side, 1 on a high side).
+struct GhostStore {
+  const Coefficients& co;
+  const View &phi_old, &Pe_new, &phi_new;
+  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, real P, int distance) const {
+    const real Pg = rule.ghost(P, distance);
+    Pe_new.p[g] = Pg;
+    phi_new.p[g] = co.mat.porosity(phi_old.p[g], Pg, co.dt);
+  }
+  // Two ghosts along x at once (16-byte accesses), mirrored from a pair of cells.
+  SH_HD void two(std::ptrdiff_t g, const GhostRule& rule, Pair P, int distance) const {
+    const Pair Pg{rule.ghost(P.a, distance), rule.ghost(P.b, distance)};
+    const Pair fo = load2(phi_old.p + g);
+    store2(Pe_new.p + g, Pg);
+    store2(phi_new.p + g, {co.mat.porosity(fo.a, Pg.a, co.dt), co.mat.porosity(fo.b, Pg.b, co.dt)});
+  }
+};
+
 // The stored-porosity path (`hydromech.kernel = stored`): phi(Pe) is evaluated once per cell and
 // iteration into its own array, so a cell reads its neighbours' porosity instead of recomputing
 // it (one exp per cell instead of one per stencil point). The formulas are those of `evaluate`,
@@ -215,6 +254,7 @@ template <int Dim, int N = -1>  // N: the permeability exponent when compiled in
 struct StoredIteration {
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
+  FaceGhosts ghosts;  // none by default: fill_ghosts and HaloPorosity set them after the kernel
 
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(i, j, k);  // the same in every field of the layout
@@ -224,6 +264,17 @@ struct StoredIteration {
     Pe_new.p[o] = P;
     // What the next iteration's stencils read (the halo is filled by HaloPorosity).
     phi_new.p[o] = co.mat.porosity(po, P, co.dt);
+    const GhostStore store{co, phi_old, Pe_new, phi_new};
+    if (ghosts.next_to(0, 0, i)) store.one(o - 1, ghosts.rule[0], P, -1);
+    if (ghosts.next_to(0, 1, i)) store.one(o + 1, ghosts.rule[1], P, 1);
+    if constexpr (Dim >= 2) {
+      if (ghosts.next_to(1, 0, j)) store.one(o - Pe.sy, ghosts.rule[2], P, -1);
+      if (ghosts.next_to(1, 1, j)) store.one(o + Pe.sy, ghosts.rule[3], P, 1);
+    }
+    if constexpr (Dim >= 3) {
+      if (ghosts.next_to(2, 0, k)) store.one(o - Pe.sz, ghosts.rule[4], P, -1);
+      if (ghosts.next_to(2, 1, k)) store.one(o + Pe.sz, ghosts.rule[5], P, 1);
+    }
   }
 };
 
@@ -240,6 +291,7 @@ struct PairStoredIteration {
   static constexpr int kResidentThreads = N == 3 ? 1024 : 0;
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
+  FaceGhosts ghosts;  // none by default: fill_ghosts and HaloPorosity set them after the kernel
 
   // The stars of cells 2 ip and 2 ip + 1 of field f at offset o (of the first).
   SH_HD static void gather_pair(const View& f, std::ptrdiff_t o, Star& s0, Star& s1) {
@@ -270,6 +322,22 @@ struct PairStoredIteration {
     store2(Pe_new.p + o, {Pa, Pb});
     store2(dPedtau.p + o, v);
     store2(phi_new.p + o, {co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)});
+    set_face_ghosts(ip, j, k, o, {Pa, Pb});
+  }
+
+  // The pair's face ghosts (FaceGhosts): one cell's beyond x, both cells' beyond y and z.
+  SH_HD void set_face_ghosts(int ip, int j, int k, std::ptrdiff_t o, Pair P) const {
+    const GhostStore store{co, phi_old, Pe_new, phi_new};
+    if (ghosts.next_to(0, 0, 2 * ip)) store.one(o - 1, ghosts.rule[0], P.a, -1);
+    if (ghosts.next_to(0, 1, 2 * ip + 1)) store.one(o + 2, ghosts.rule[1], P.b, 1);
+    if constexpr (Dim >= 2) {
+      if (ghosts.next_to(1, 0, j)) store.two(o - Pe.sy, ghosts.rule[2], P, -1);
+      if (ghosts.next_to(1, 1, j)) store.two(o + Pe.sy, ghosts.rule[3], P, 1);
+    }
+    if constexpr (Dim >= 3) {
+      if (ghosts.next_to(2, 0, k)) store.two(o - Pe.sz, ghosts.rule[4], P, -1);
+      if (ghosts.next_to(2, 1, k)) store.two(o + Pe.sz, ghosts.rule[5], P, 1);
+    }
   }
 };
 

@@ -7,13 +7,14 @@ namespace staghorn::stokes::tiled {
 // Launch shapes the kernel is compiled for: threads per block along x and y (the tile is two
 // cells narrower), blocks per SM (__launch_bounds__; 128 registers either way: the next plane's 13
 // values wait in registers) and cells along z per block (more blocks, shorter marches: 16 beats
-// 32 or 64). Shape 0 is the default (32 x 8 threads, a 30 x 6 tile, docs/models/stokes.md);
-// 34 x 15 threads make a 32 x 13 tile whose rows store whole 32-byte sectors and load 1.23
-// columns per tile cell against 1.42. Benchmarks compare them (bench_stokes_kernels).
+// 32 or 64). Shape 0 is the default: 34 x 15 threads, one block per SM, a 32 x 13 tile whose rows
+// store whole 32-byte sectors and which loads 1.23 columns per tile cell (32 x 8 threads: 1.42,
+// rows starting mid-sector). Benchmarks compare the others (bench_stokes_kernels,
+// docs/models/stokes.md).
 struct Shape {
   int tx, ty, blocks, chunk;
 };
-constexpr Shape kShapes[] = {{32, 8, 2, 16}, {34, 15, 1, 16}};
+constexpr Shape kShapes[] = {{34, 15, 1, 16}, {32, 8, 2, 16}};
 constexpr int kShapeCount = sizeof(kShapes) / sizeof(kShapes[0]);
 
 }  // namespace staghorn::stokes::tiled
