@@ -238,11 +238,27 @@ struct GhostStore {
     phi_new.p[g] = co.mat.porosity(phi_old.p[g], Pg, co.dt);
   }
   // Two ghosts along x at once (16-byte accesses), mirrored from a pair of cells.
-  SH_HD void two(std::ptrdiff_t g, const GhostRule& rule, Pair P, int distance) const {
+  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, Pair P, int distance) const {
     const Pair Pg{rule.ghost(P.a, distance), rule.ghost(P.b, distance)};
     const Pair fo = load2(phi_old.p + g);
     store2(Pe_new.p + g, Pg);
     store2(phi_new.p + g, {co.mat.porosity(fo.a, Pg.a, co.dt), co.mat.porosity(fo.b, Pg.b, co.dt)});
+  }
+  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (one cell, P a real,
+  // or a pair along x, P a Pair), whose new Pe at the row's two ends are P_lo and P_hi.
+  template <int Dim, class V>
+  SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P,
+                   real P_lo, real P_hi) const {
+    if (g.next_to(0, 0, i0)) one(o - 1, g.rule[0], P_lo, -1);
+    if (g.next_to(0, 1, i1)) one(o + (i1 - i0) + 1, g.rule[1], P_hi, 1);
+    if constexpr (Dim >= 2) {
+      if (g.next_to(1, 0, j)) one(o - Pe_new.sy, g.rule[2], P, -1);
+      if (g.next_to(1, 1, j)) one(o + Pe_new.sy, g.rule[3], P, 1);
+    }
+    if constexpr (Dim >= 3) {
+      if (g.next_to(2, 0, k)) one(o - Pe_new.sz, g.rule[4], P, -1);
+      if (g.next_to(2, 1, k)) one(o + Pe_new.sz, g.rule[5], P, 1);
+    }
   }
 };
 
@@ -262,19 +278,9 @@ struct StoredIteration {
     const CellEval e = co.evaluate<Dim, N>(gather<Dim>(Pe, o), gather<Dim>(phi, o), po);
     const real P = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
     Pe_new.p[o] = P;
-    // What the next iteration's stencils read (the halo is filled by HaloPorosity).
+    // What the next iteration's stencils read (the halo: HaloPorosity; the ghosts: below).
     phi_new.p[o] = co.mat.porosity(po, P, co.dt);
-    const GhostStore store{co, phi_old, Pe_new, phi_new};
-    if (ghosts.next_to(0, 0, i)) store.one(o - 1, ghosts.rule[0], P, -1);
-    if (ghosts.next_to(0, 1, i)) store.one(o + 1, ghosts.rule[1], P, 1);
-    if constexpr (Dim >= 2) {
-      if (ghosts.next_to(1, 0, j)) store.one(o - Pe.sy, ghosts.rule[2], P, -1);
-      if (ghosts.next_to(1, 1, j)) store.one(o + Pe.sy, ghosts.rule[3], P, 1);
-    }
-    if constexpr (Dim >= 3) {
-      if (ghosts.next_to(2, 0, k)) store.one(o - Pe.sz, ghosts.rule[4], P, -1);
-      if (ghosts.next_to(2, 1, k)) store.one(o + Pe.sz, ghosts.rule[5], P, 1);
-    }
+    GhostStore{co, phi_old, Pe_new, phi_new}.faces<Dim>(ghosts, i, i, j, k, o, P, P, P);
   }
 };
 
@@ -322,22 +328,9 @@ struct PairStoredIteration {
     store2(Pe_new.p + o, {Pa, Pb});
     store2(dPedtau.p + o, v);
     store2(phi_new.p + o, {co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)});
-    set_face_ghosts(ip, j, k, o, {Pa, Pb});
-  }
-
-  // The pair's face ghosts (FaceGhosts): one cell's beyond x, both cells' beyond y and z.
-  SH_HD void set_face_ghosts(int ip, int j, int k, std::ptrdiff_t o, Pair P) const {
-    const GhostStore store{co, phi_old, Pe_new, phi_new};
-    if (ghosts.next_to(0, 0, 2 * ip)) store.one(o - 1, ghosts.rule[0], P.a, -1);
-    if (ghosts.next_to(0, 1, 2 * ip + 1)) store.one(o + 2, ghosts.rule[1], P.b, 1);
-    if constexpr (Dim >= 2) {
-      if (ghosts.next_to(1, 0, j)) store.two(o - Pe.sy, ghosts.rule[2], P, -1);
-      if (ghosts.next_to(1, 1, j)) store.two(o + Pe.sy, ghosts.rule[3], P, 1);
-    }
-    if constexpr (Dim >= 3) {
-      if (ghosts.next_to(2, 0, k)) store.two(o - Pe.sz, ghosts.rule[4], P, -1);
-      if (ghosts.next_to(2, 1, k)) store.two(o + Pe.sz, ghosts.rule[5], P, 1);
-    }
+    // The face ghosts: one cell's beyond x, both cells' beyond y and z.
+    GhostStore{co, phi_old, Pe_new, phi_new}.faces<Dim>(ghosts, 2 * ip, 2 * ip + 1, j, k, o,
+                                                        Pair{Pa, Pb}, Pa, Pb);
   }
 };
 
