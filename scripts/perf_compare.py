@@ -12,7 +12,8 @@ Usage:
       the baseline is never edited by hand). With --only, just the figures whose names start
       with a PREFIX replace theirs; every other figure of the kind keeps its accepted value (a
       model that got faster gets a baseline that guards it, without accepting another model's
-      regression measured in the same run). With --keep PREFIX ..., the figures whose names
+      regression measured in the same run), and an accepted figure under a PREFIX that the run
+      no longer gives (a renamed row) is dropped. With --keep PREFIX ..., the figures whose names
       start with a PREFIX keep their accepted values (a regression left on record, not accepted).
 
 "Worse" follows each figure's direction: a T_eff fraction of copy that is lower, a time per
@@ -119,6 +120,10 @@ def main():
                 sys.exit(f"perf_compare: no figure of the run starts with {' or '.join(a.only)}")
         before = book.get(kind, {})
         accepted = dict(before) if a.only else {}
+        if a.only:  # the run covers its prefixes: a figure it no longer gives is gone
+            for n in [n for n in accepted if n.startswith(tuple(a.only)) and n not in figures]:
+                print(f"perf_compare: {n} dropped (not in the run)")
+                del accepted[n]
         accepted.update({n: {k: f.get(k) for k in keep} for n, f in figures.items()})
         for n in list(accepted):
             if n.startswith(tuple(a.keep)):

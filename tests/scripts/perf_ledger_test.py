@@ -116,6 +116,21 @@ class Ledger(unittest.TestCase):
         self.assertIn("WORSE     mhd.ns_per_cell_step", r.stdout)
         self.assertNotEqual(self.compare(changed, "--accept", "--only", "nothing.").returncode, 0)
 
+    def test_accept_only_drops_a_figure_the_run_no_longer_gives(self):
+        self.compare(self.figures, "--accept")
+        stokes = [f for f in self.figures if f["name"].startswith("stokes.")]
+        renamed = [dict(stokes[0], name=stokes[0]["name"] + "_renamed")] + stokes[1:]
+        r = self.compare(renamed, "--accept", "--only", "stokes.")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"{stokes[0]['name']} dropped", r.stdout)
+        with open(self.baseline) as f:
+            book = json.load(f)["H100"]
+        self.assertNotIn(stokes[0]["name"], book)
+        self.assertIn(stokes[0]["name"] + "_renamed", book)
+        others = [f["name"] for f in self.figures if not f["name"].startswith("stokes.")]
+        self.assertTrue(others and all(n in book for n in others))
+        self.assertEqual(self.compare(renamed, "--only", "stokes.").returncode, 0)
+
     def test_accept_keep_leaves_a_regression_on_record(self):
         self.compare(self.figures, "--accept")
         worse = [dict(f, value=f["value"] * (1.1 if f["better"] == "lower" else 0.9))
