@@ -17,30 +17,30 @@
 // the solid velocities of its low faces (recomputing the few new pressures and stresses of its
 // neighbours those faces need).
 
+#include <iterator>
+
 #include "core/device_minmax.hpp"
 #include "core/field.hpp"
 #include "core/stencil.hpp"
 #include "models/hydromech/physics.hpp"
 #include "models/staggered_stokes/kernels.hpp"
+#include "models/staggered_stokes/tiled_shape.hpp"
 #include "solvers/pt_update.hpp"
 
 namespace staghorn::hydromech::coupled {
 
 using stencil::Off;
 
-// Launch shapes the tiled CUDA kernel (coupled_tiled.hpp) is compiled for: threads per block
-// along x and y (the tile is two cells narrower), blocks per SM (registers per thread: 65536 /
-// (threads x blocks), at most 255), and cells along z per block. Shape 0 is the default: 34 x 15
+// Launch shapes the tiled CUDA kernel (coupled_tiled.hpp) is compiled for (stokes::tiled::Shape,
+// models/staggered_stokes/tiled_shape.hpp). Shape 0 is the default: 34 x 15
 // threads, one block per SM, a 32 x 13 tile whose rows store whole 32-byte sectors and which
 // loads 1.23 columns per tile cell (32 x 8 threads: 1.42, rows starting mid-sector). Benchmarks
 // compare the others (docs/journal/performance.md).
-struct TiledShape {
-  int tx, ty, blocks, chunk;
-};
+using TiledShape = stokes::tiled::Shape;
 constexpr TiledShape kTiledShapes[] = {{34, 15, 1, 16}, {32, 8, 2, 16}, {32, 8, 1, 16},
                                        {32, 16, 1, 16}, {64, 8, 1, 16}, {32, 8, 2, 32},
                                        {32, 8, 2, 8}};
-constexpr int kTiledShapeCount = sizeof(kTiledShapes) / sizeof(kTiledShapes[0]);
+constexpr int kTiledShapeCount = static_cast<int>(std::size(kTiledShapes));
 
 // Constants of one PT iteration.
 struct Constants {

@@ -149,9 +149,7 @@ void HydroMech::porosity_of_halo(const FaceGhosts& set) {
   for (int a = 0; a < 3; ++a) {
     op.axis[a] =
         HaloPorosity{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view(), a, l.n[a], l.h[a]};
-    const bool both_set =
-        set.rule[2 * a].kind != GhostRule::keep && set.rule[2 * a + 1].kind != GhostRule::keep;
-    if (l.h[a] == 0 || both_set) continue;
+    if (l.h[a] == 0 || (set.sets(2 * a) && set.sets(2 * a + 1))) continue;
     slabs[a] = l.all();
     slabs[a].lo[a] = 0;
     slabs[a].hi[a] = 2 * l.h[a];
@@ -207,14 +205,12 @@ void HydroMech::iterate_stored(int count) {
     for_each(ex_, layout_.all(),
              PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
   const FaceGhosts ghosts = face_ghosts(co);
-  bool kernel_sets_ghosts = false;
-  for (const GhostRule& r : ghosts.rule) kernel_sets_ghosts |= r.kind != GhostRule::keep;
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       update_stored<Dim>(co, ghosts, r, lane);
     });
-    if (!kernel_sets_ghosts) apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
+    if (!ghosts.any()) apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();
     phi_it_.swap_data(phi_it_new_);
     porosity_of_halo(ghosts);

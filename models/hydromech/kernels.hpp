@@ -221,9 +221,16 @@ struct FaceGhosts {
   FaceGhosts() {
     for (GhostRule& r : rule) r.kind = GhostRule::keep;
   }
+  // Whether the kernel sets the ghosts of side s (2 axis + 0 low / 1 high), and any side's.
+  SH_HD bool sets(int s) const { return rule[s].kind != GhostRule::keep; }
+  bool any() const {
+    for (int s = 0; s < 6; ++s)
+      if (sets(s)) return true;
+    return false;
+  }
   // Whether the cell at index idx along axis a is next to a ghost set here on that side.
   SH_HD bool next_to(int a, int side, int idx) const {
-    return rule[2 * a + side].kind != GhostRule::keep && idx == (side == 0 ? 0 : n[a] - 1);
+    return sets(2 * a + side) && idx == (side == 0 ? 0 : n[a] - 1);
   }
 };
 

@@ -2,19 +2,18 @@
 // The launch shapes of the tiled CUDA iteration (models/stokes/tiled.hpp), in a header any
 // compiler reads (benchmarks list them).
 
+#include <iterator>
+
+#include "models/staggered_stokes/tiled_shape.hpp"
+
 namespace staghorn::stokes::tiled {
 
-// Launch shapes the kernel is compiled for: threads per block along x and y (the tile is two
-// cells narrower), blocks per SM (__launch_bounds__; 128 registers either way: the next plane's 13
-// values wait in registers) and cells along z per block (more blocks, shorter marches: 16 beats
-// 32 or 64). Shape 0 is the default: 34 x 15 threads, one block per SM, a 32 x 13 tile whose rows
-// store whole 32-byte sectors and which loads 1.23 columns per tile cell (32 x 8 threads: 1.42,
-// rows starting mid-sector). Benchmarks compare the others (bench_stokes_kernels,
-// docs/models/stokes.md).
-struct Shape {
-  int tx, ty, blocks, chunk;
-};
+// Launch shapes the kernel is compiled for (128 registers either way: the next plane's 13 values
+// wait in registers; 16 cells along z: more blocks, shorter marches, beats 32 or 64). Shape 0 is
+// the default: 34 x 15 threads, one block per SM, a 32 x 13 tile whose rows store whole 32-byte
+// sectors and which loads 1.23 columns per tile cell (32 x 8 threads: 1.42, rows starting
+// mid-sector). Benchmarks compare the others (bench_stokes_kernels, docs/kernels.md).
 constexpr Shape kShapes[] = {{34, 15, 1, 16}, {32, 8, 2, 16}};
-constexpr int kShapeCount = sizeof(kShapes) / sizeof(kShapes[0]);
+constexpr int kShapeCount = static_cast<int>(std::size(kShapes));
 
 }  // namespace staghorn::stokes::tiled

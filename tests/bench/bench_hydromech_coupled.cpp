@@ -78,12 +78,10 @@ int main(int argc, char** argv) {
     double shear_modulus;
   };
   std::vector<Variant> variants = {{"generic iteration", "generic", 0, 0}};
-  for (int s = 0; s < hydromech::coupled::kTiledShapeCount; ++s) {
-    const hydromech::coupled::TiledShape& t = hydromech::coupled::kTiledShapes[s];
-    variants.push_back({"tiled iteration, " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
-                            "x" + std::to_string(t.blocks) + " chunk " + std::to_string(t.chunk),
-                        "tiled", s, 0});
-  }
+  for (int s = 0; s < hydromech::coupled::kTiledShapeCount; ++s)
+    variants.push_back(
+        {"tiled iteration, " + stokes::tiled::label(hydromech::coupled::kTiledShapes[s]), "tiled",
+         s, 0});
   variants.push_back({"tiled iteration, visco-elastic", "tiled", 0, 30});
   bool streamed = false;
   for (const Variant& v : variants) {

@@ -169,11 +169,10 @@ int main(int argc, char** argv) {
     }
     const double s = seconds_per(ex, 1, [&] { model.iterate(iters); }) / iters;
     char name[64];
-    if (tiled && v.shape > 0) {
-      const stokes::tiled::Shape& t = stokes::tiled::kShapes[v.shape];
-      std::snprintf(name, sizeof name, "tiled iteration, %dx%dx%d chunk %d", t.tx, t.ty, t.blocks,
-                    t.chunk);
-    } else if (tiled)
+    if (tiled && v.shape > 0)
+      std::snprintf(name, sizeof name, "tiled iteration, %s",
+                    stokes::tiled::label(stokes::tiled::kShapes[v.shape]).c_str());
+    else if (tiled)
       std::snprintf(name, sizeof name, "tiled iteration%s%s", v.rigid ? " + rigid body" : "",
                     dims != 3        ? " (not here: generic)"
                     : ex.on_device() ? ""
