@@ -5,6 +5,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -14,8 +16,7 @@
 #include "core/geometry.hpp"
 
 #if defined(__CUDACC__)
-#include <thrust/execution_policy.h>
-#include <thrust/reduce.h>
+#include <cuda_runtime.h>
 
 #include <cub/block/block_reduce.cuh>
 #endif
@@ -132,14 +133,43 @@ void launch_march(CUstream_st* stream, const Region& r, int chunk, const F& f) {
 }
 
 constexpr int kReduceX = 32, kReduceY = 8;
+// The blocks a reduction's first pass aims at (many times what the SMs hold at once): each walks
+// planes k = lo + blockIdx.z, + gridDim.z, ..., so few partials remain for the second pass.
+constexpr long long kReduceBlocks = 4096;
+constexpr int kFinishThreads = 256;
+
+// A first pass's grid over a region: 32 x 8 columns per block, the planes shared out as above.
+inline dim3 reduce_grid(const Region& r) {
+  const Int3 e = r.extent();
+  const long long columns = static_cast<long long>((e.x + kReduceX - 1) / kReduceX) *
+                            ((e.y + kReduceY - 1) / kReduceY);
+  const long long planes = std::max(1LL, std::min<long long>(e.z, kReduceBlocks / columns));
+  return dim3((e.x + kReduceX - 1) / kReduceX, (e.y + kReduceY - 1) / kReduceY,
+              static_cast<unsigned>(planes));
+}
+
+// Device scratch of a two-pass reduction: `partials` reals, then N doubles (the results) on an
+// 8-byte boundary.
+template <int N>
+struct ReduceScratch {
+  real* partial;
+  double* out;
+  static ReduceScratch of(const Exec& ex, std::size_t partials) {
+    const std::size_t out_reals = (2 * N * sizeof(double)) / sizeof(real);
+    real* scratch = ex.scratch(partials + out_reals + 2);
+    const std::size_t out_byte = ((partials * sizeof(real) + 7) / 8) * 8;
+    return {scratch, reinterpret_cast<double*>(reinterpret_cast<char*>(scratch) + out_byte)};
+  }
+};
 
 // First pass of a reduction: one partial result per block, in block order.
 template <class Op, class F>
 __global__ void reduce_kernel(Region r, Op op, F f, real* partial) {
   const int i = r.lo.x + blockIdx.x * kReduceX + threadIdx.x;
   const int j = r.lo.y + blockIdx.y * kReduceY + threadIdx.y;
-  const int k = r.lo.z + blockIdx.z;
-  const real v = (i < r.hi.x && j < r.hi.y) ? f(i, j, k) : Op::identity();
+  real v = Op::identity();
+  if (i < r.hi.x && j < r.hi.y)
+    for (int k = r.lo.z + blockIdx.z; k < r.hi.z; k += gridDim.z) v = op(v, f(i, j, k));
   using Block = cub::BlockReduce<real, kReduceX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kReduceY>;
   __shared__ typename Block::TempStorage tmp;
   const real b = Block(tmp).Reduce(v, op);
@@ -148,16 +178,46 @@ __global__ void reduce_kernel(Region r, Op op, F f, real* partial) {
             gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = b;
 }
 
+// Second pass, one block: thread t combines blocks t, t + 256, ... in double, then the block's
+// tree; N results from block-major partials (partial[block * N + n]).
+template <int N, class Op>
+__global__ void finish_kernel(long long blocks, Op op, const real* partial, double* out) {
+  using Block = cub::BlockReduce<double, kFinishThreads>;
+  __shared__ typename Block::TempStorage tmp;
+  for (int n = 0; n < N; ++n) {
+    double acc = Op::identity();
+    for (long long b = threadIdx.x; b < blocks; b += kFinishThreads)
+      acc = op(acc, static_cast<double>(partial[b * N + n]));
+    const double total = Block(tmp).Reduce(acc, op);
+    if (threadIdx.x == 0) out[n] = total;
+    __syncthreads();
+  }
+}
+
+// The second pass and the wait for its N results (no allocation: a reduction checks convergence
+// every few iterations, and an allocation's free would wait for the whole device).
+template <int N, class Op>
+std::array<double, N> finish_reduction(CUstream_st* s, long long blocks, Op op,
+                                       const ReduceScratch<N>& scratch) {
+  finish_kernel<N><<<1, kFinishThreads, 0, s>>>(blocks, op, scratch.partial, scratch.out);
+  check_launch("reduction finish launch");
+  std::array<double, N> host;
+  check_cuda(cudaMemcpyAsync(host.data(), scratch.out, N * sizeof(double),
+                             cudaMemcpyDeviceToHost, s),
+             "cudaMemcpyAsync (reduction result)");
+  check_cuda(cudaStreamSynchronize(s), "cudaStreamSynchronize (reduction result)");
+  return host;
+}
+
 template <class Op, class F>
 real reduce_device(const Exec& ex, const Region& r, Op op, const F& f) {
-  const Int3 e = r.extent();
-  const dim3 grid((e.x + kReduceX - 1) / kReduceX, (e.y + kReduceY - 1) / kReduceY, e.z);
-  const std::size_t blocks = static_cast<std::size_t>(grid.x) * grid.y * grid.z;
-  real* partial = ex.scratch(blocks);
+  const dim3 grid = reduce_grid(r);
+  const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
+  const ReduceScratch<1> scratch = ReduceScratch<1>::of(ex, blocks);
   CUstream_st* s = ex.stream(Lane::inner);
-  reduce_kernel<<<grid, dim3(kReduceX, kReduceY, 1), 0, s>>>(r, op, f, partial);
+  reduce_kernel<<<grid, dim3(kReduceX, kReduceY, 1), 0, s>>>(r, op, f, scratch.partial);
   check_launch("reduce kernel launch");
-  return thrust::reduce(thrust::cuda::par.on(s), partial, partial + blocks, Op::identity(), op);
+  return static_cast<real>(finish_reduction<1>(s, blocks, op, scratch)[0]);
 }
 
 }  // namespace detail

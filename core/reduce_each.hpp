@@ -33,9 +33,8 @@ SH_HD inline Terms<N> identity_terms(real id) {
 }
 
 #if defined(__CUDACC__)
-constexpr int kFinishThreads = 256;
-
-// Pass 1: each block's N partial results, block-major (partial[block * N + n]).
+// Pass 1: each block's N partial results, block-major (partial[block * N + n]); one plane per
+// block (the plain sums' order, and so their bits, as they have always been).
 template <int N, class Op, class F>
 __global__ void reduce_each_kernel(Region r, Op op, F f, real* partial) {
   const int i = r.lo.x + blockIdx.x * kReduceX + threadIdx.x;
@@ -53,42 +52,16 @@ __global__ void reduce_each_kernel(Region r, Op op, F f, real* partial) {
   }
 }
 
-// Pass 2, one block: thread t combines blocks t, t + 256, ... in double, then the block's tree.
-template <int N, class Op>
-__global__ void finish_each_kernel(long long blocks, Op op, const real* partial, double* out) {
-  using Block = cub::BlockReduce<double, kFinishThreads>;
-  __shared__ typename Block::TempStorage tmp;
-  for (int n = 0; n < N; ++n) {
-    double acc = Op::identity();
-    for (long long b = threadIdx.x; b < blocks; b += kFinishThreads)
-      acc = op(acc, static_cast<double>(partial[b * N + n]));
-    const double total = Block(tmp).Reduce(acc, op);
-    if (threadIdx.x == 0) out[n] = total;
-    __syncthreads();
-  }
-}
-
 template <int N, class Op, class F>
 std::array<double, N> reduce_each_device(const Exec& ex, const Region& r, Op op, const F& f) {
   const Int3 e = r.extent();
   const dim3 grid((e.x + kReduceX - 1) / kReduceX, (e.y + kReduceY - 1) / kReduceY, e.z);
   const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
-  // Scratch: the partials, then N doubles on an 8-byte boundary.
-  const std::size_t partial_reals = static_cast<std::size_t>(blocks) * N;
-  const std::size_t out_reals = (2 * N * sizeof(double)) / sizeof(real);
-  real* scratch = ex.scratch(partial_reals + out_reals + 2);
-  const std::size_t out_byte = ((partial_reals * sizeof(real) + 7) / 8) * 8;
-  double* out = reinterpret_cast<double*>(reinterpret_cast<char*>(scratch) + out_byte);
+  const ReduceScratch<N> scratch = ReduceScratch<N>::of(ex, static_cast<std::size_t>(blocks) * N);
   CUstream_st* s = ex.stream(Lane::inner);
-  reduce_each_kernel<N><<<grid, dim3(kReduceX, kReduceY, 1), 0, s>>>(r, op, f, scratch);
+  reduce_each_kernel<N><<<grid, dim3(kReduceX, kReduceY, 1), 0, s>>>(r, op, f, scratch.partial);
   check_launch("reduce_each kernel launch");
-  finish_each_kernel<N><<<1, kFinishThreads, 0, s>>>(blocks, op, scratch, out);
-  check_launch("reduce_each finish launch");
-  std::array<double, N> host;
-  check_cuda(cudaMemcpyAsync(host.data(), out, N * sizeof(double), cudaMemcpyDeviceToHost, s),
-             "cudaMemcpyAsync (reduce_each)");
-  check_cuda(cudaStreamSynchronize(s), "cudaStreamSynchronize (reduce_each)");
-  return host;
+  return finish_reduction<N>(s, blocks, op, scratch);
 }
 #endif
 

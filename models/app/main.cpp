@@ -1,5 +1,6 @@
 // The staghorn command: run, check and describe models from JSON configs.
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -195,6 +196,11 @@ int main(int argc, char** argv) {
   // A write beyond the file-size limit then fails with EFBIG, reported like a full disk, instead
   // of killing the process (SIGXFSZ) with half a line written.
   std::signal(SIGXFSZ, SIG_IGN);
+  // On a GPU, every kernel is loaded when CUDA starts instead of at its first launch (CUDA's lazy
+  // default): the first step then takes as long as the others, and a run's time per iteration
+  // is its kernels' from the first step on. Set before MPI, which may start CUDA; a value the
+  // user set is kept.
+  setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   MpiSession mpi(&argc, &argv);
   const Comm comm;
   try {

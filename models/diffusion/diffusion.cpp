@@ -70,7 +70,8 @@ void Diffusion::retry(real factor) {
 }
 
 template <int Dim>
-void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lane) {
+void Diffusion::update(Kernel kernel, const Coefficients& co, const FaceGhosts& ghosts, Region r,
+                       Lane lane) {
   const View H = H_.view(), Ho = H_old_.view(), Hn = H_new_.view(), V = dHdtau_.view();
   if (kernel == Kernel::pairs) r.lo.x /= 2, r.hi.x /= 2;  // two cells along x per thread
   with_exponent(mat_.n_int, [&](auto n) {
@@ -79,20 +80,31 @@ void Diffusion::update(Kernel kernel, const Coefficients& co, Region r, Lane lan
       return for_each_marching(ex_, r, lane, march_chunk_, MarchingIteration<N>{co, H, Ho, Hn, V});
     if (kernel == Kernel::rows) return iterate_rows<Dim, N>(co, H, Ho, Hn, V, r);
     if (kernel == Kernel::pairs)
-      return for_each(ex_, r, lane, PairIteration<Dim, N>{co, H, Ho, Hn, V});
-    for_each(ex_, r, lane, Iteration<Dim, N>{co, H, Ho, Hn, V});
+      return for_each(ex_, r, lane, PairIteration<Dim, N>{co, H, Ho, Hn, V, ghosts});
+    for_each(ex_, r, lane, Iteration<Dim, N>{co, H, Ho, Hn, V, ghosts});
   });
+}
+
+// The face ghosts of H_new that the kernel sets itself (the generic and pairs kernels; the others
+// leave them to apply_boundaries): an iteration is then one launch.
+FaceGhosts Diffusion::face_ghosts(Kernel kernel) const {
+  if (kernel != Kernel::generic && kernel != Kernel::pairs) return {};
+  SideRules rules;
+  for (int s = 0; s < 6; ++s) rules[s] = rule_of(bcs_[s]);
+  return FaceGhosts::of(dec_, layout_, rules);
 }
 
 template <int Dim>
 void Diffusion::iterate_dim(int count) {
   const Coefficients co = coefficients();
   const Kernel kernel = kernel_for(Dim);
+  const FaceGhosts ghosts = face_ghosts(kernel);
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
-    update_and_exchange(ex_, halo_, split_, next, hide_,
-                        [&](const Region& r, Lane lane) { update<Dim>(kernel, co, r, lane); });
-    apply_boundaries(ex_, dec_, H_new_, bcs_);
+    update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
+      update<Dim>(kernel, co, ghosts, r, lane);
+    });
+    if (!ghosts.any()) apply_boundaries(ex_, dec_, H_new_, bcs_);
     fields_.swap_next();
   }
 }

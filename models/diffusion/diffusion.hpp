@@ -48,8 +48,10 @@ class Diffusion final : public PtModel {
   Kernel kernel_for(int dims) const;
   template <int Dim>
   void iterate_dim(int count);
+  FaceGhosts face_ghosts(Kernel kernel) const;
   template <int Dim>
-  void update(Kernel kernel, const Coefficients& co, Region r, Lane lane);
+  void update(Kernel kernel, const Coefficients& co, const FaceGhosts& ghosts, Region r,
+              Lane lane);
   template <int Dim>
   real local_residual() const;
   void set_initial(const io::json& ic);

@@ -184,18 +184,9 @@ void HydroMech::update_stored(const Coefficients& co, const FaceGhosts& ghosts, 
   });
 }
 
-// The face ghosts the stored kernels set on this block's physical sides (FaceGhosts), or none
-// where the halo is wider than one cell along such a side's axis (then fill_ghosts does).
+// The face ghosts the stored kernels set on this block's physical sides (FaceGhosts::of).
 FaceGhosts HydroMech::face_ghosts(const Coefficients& co) const {
-  const SideRules rules = pe_rules(dec_.grid(), pe_bcs_, co.body);
-  FaceGhosts g;
-  bool one_wide = true;
-  for_each_boundary_side(dec_, layout_, [&](int a, int side) {
-    g.rule[2 * a + side] = rules[2 * a + side];
-    one_wide = one_wide && layout_.h[a] == 1;
-  });
-  for (int a = 0; a < 3; ++a) g.n[a] = layout_.n[a];
-  return one_wide ? g : FaceGhosts{};
+  return FaceGhosts::of(dec_, layout_, pe_rules(dec_.grid(), pe_bcs_, co.body));
 }
 
 template <int Dim>

@@ -6,6 +6,7 @@
 // so phi is a local function of Pe and only Pe is iterated (docs/models/hydromech.md).
 
 #include "core/boundary.hpp"
+#include "core/face_ghosts.hpp"
 #include "core/field.hpp"
 #include "core/pair.hpp"
 #include "models/hydromech/physics.hpp"
@@ -208,32 +209,6 @@ struct Iteration {
   }
 };
 
-// The face ghosts of a block's physical sides, set by the stored kernels as they update the cells
-// next to them: Pe_new by the side's ghost rule from the cell's new value, and the porosity there
-// from that Pe, the values fill_ghosts and HaloPorosity give those points after the kernel (the
-// same formulas on the same operands, so the same bits) without their two launches, whose x
-// sides touch one sector per row. Edges and corners, which no 7-point stencil reads, are left.
-// Needs a halo one cell wide along every axis with a physical side.
-struct FaceGhosts {
-  GhostRule rule[6];  // x_lo, x_hi, ...; GhostRule::keep: not a physical side of this block
-  int n[3] = {0, 0, 0};
-
-  FaceGhosts() {
-    for (GhostRule& r : rule) r.kind = GhostRule::keep;
-  }
-  // Whether the kernel sets the ghosts of side s (2 axis + 0 low / 1 high), and any side's.
-  SH_HD bool sets(int s) const { return rule[s].kind != GhostRule::keep; }
-  bool any() const {
-    for (int s = 0; s < 6; ++s)
-      if (sets(s)) return true;
-    return false;
-  }
-  // Whether the cell at index idx along axis a is next to a ghost set here on that side.
-  SH_HD bool next_to(int a, int side, int idx) const {
-    return sets(2 * a + side) && idx == (side == 0 ? 0 : n[a] - 1);
-  }
-};
-
 // Where a stored kernel writes a face ghost: Pe_new and the porosity at the ghost at offset g, from
 // the new Pe of the cell it mirrors (distance g - m: -1 on a low side, 1 on a high side).
 struct GhostStore {
@@ -251,21 +226,14 @@ struct GhostStore {
     store2(Pe_new.p + g, Pg);
     store2(phi_new.p + g, {co.mat.porosity(fo.a, Pg.a, co.dt), co.mat.porosity(fo.b, Pg.b, co.dt)});
   }
-  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (one cell, P a real,
-  // or a pair along x, P a Pair), whose new Pe at the row's two ends are P_lo and P_hi.
+  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (FaceGhosts::visit).
   template <int Dim, class V>
   SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P,
                    real P_lo, real P_hi) const {
-    if (g.next_to(0, 0, i0)) one(o - 1, g.rule[0], P_lo, -1);
-    if (g.next_to(0, 1, i1)) one(o + (i1 - i0) + 1, g.rule[1], P_hi, 1);
-    if constexpr (Dim >= 2) {
-      if (g.next_to(1, 0, j)) one(o - Pe_new.sy, g.rule[2], P, -1);
-      if (g.next_to(1, 1, j)) one(o + Pe_new.sy, g.rule[3], P, 1);
-    }
-    if constexpr (Dim >= 3) {
-      if (g.next_to(2, 0, k)) one(o - Pe_new.sz, g.rule[4], P, -1);
-      if (g.next_to(2, 1, k)) one(o + Pe_new.sz, g.rule[5], P, 1);
-    }
+    g.visit<Dim>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
+                 [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance) {
+                   one(at, rule, v, distance);
+                 });
   }
 };
 
