@@ -287,22 +287,17 @@ struct Coefficients {
 // One fused PT iteration (the generic, reference kernel): residual, local optimal pseudo-step,
 // damped update into H_new. N: the exponent when compiled in (the CPU's path: without a call to
 // pow the row loop vectorises), else < 0; the same bits either way.
-// `ghosts`: the face ghosts of H_new the kernel sets (none by default: fill_ghosts sets them after
-// it).
 template <int Dim, int N = -1>
 struct Iteration {
   Coefficients co;
   View H, H_old, H_new, dHdtau;
-  FaceGhosts ghosts;
 
   // All fields share one layout: one offset addresses the cell in each.
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = H.offset(i, j, k);
     const Star h = gather<Dim>(H, o);
     const real R = co.residual<Dim, N>(h, H_old.p[o]);
-    const real out = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim, N>(h));
-    H_new.p[o] = out;
-    ghosts.visit<Dim>(i, i, j, k, o, H.sy, H.sz, out, out, out, SetGhost{H_new.p});
+    H_new.p[o] = pt::advance(h.c, R, dHdtau.p[o], co.step<Dim, N>(h));
   }
 };
 
@@ -314,7 +309,8 @@ struct PairIteration {
   static constexpr int kThreads = 128;  // 32 x 4 blocks: more bytes in flight than 256
   Coefficients co;
   View H, H_old, H_new, dHdtau;
-  FaceGhosts ghosts;  // as Iteration's
+  // The face ghosts of H_new this kernel sets (none by default: fill_ghosts sets them after it).
+  FaceGhosts ghosts;
 
   SH_HD void operator()(int ip, int j, int k) const {
     const std::ptrdiff_t o = H.offset(2 * ip, j, k);

@@ -30,8 +30,7 @@ SH_HOST_FLATTEN void face_terms(const Material& mat, const real* lo, const real*
 template <int Dim, int N>
 SH_HOST_NOINLINE void redo_row(const Coefficients& co, const Fields& f, int i0, int j, int k, int n,
                                const real* v_in) {
-  // No face ghosts: the rows kernel's model sets them with fill_ghosts.
-  const Iteration<Dim, N> it{co, f.H, f.H_old, f.H_new, f.dHdtau, {}};
+  const Iteration<Dim, N> it{co, f.H, f.H_old, f.H_new, f.dHdtau};
   real* v = f.dHdtau.p + f.H.offset(i0, j, k);
   for (int x = 0; x < n; ++x) v[x] = v_in[x];
   for (int x = 0; x < n; ++x) it(i0 + x, j, k);

@@ -74,22 +74,20 @@ io::json chimney(int n, const std::string& kernel, double smoothing) {
               {"center", {4.0, 4.0, 4.0}}}}}}};
 }
 
-// The pairs kernel with another block size (threads per block) and threads kept resident per SM
-// (the register bound: 65536 / R), for the scan below.
-template <int T, int R = hydromech::PairStoredIteration<3, 3>::kResidentThreads>
+// The pairs kernel with another block size (threads per block), for the scan below.
+template <int T>
 struct PairsWith : hydromech::PairStoredIteration<3, 3> {
   static constexpr int kThreads = T;
-  static constexpr int kResidentThreads = R;
 };
 
 // The pairs kernel alone (no Pe ghost or halo porosity kernels) on uniform fields at block sizes
 // of 64 to 512 threads: what the launch shape is worth, and what the small kernels cost.
-template <int T, int R = hydromech::PairStoredIteration<3, 3>::kResidentThreads>
+template <int T>
 double bare_pairs(const Exec& ex, const Layout& l, const std::vector<std::unique_ptr<Field>>& f,
                   const hydromech::Coefficients& co, int iters) {
   Region r = l.interior();
   r.lo.x /= 2, r.hi.x /= 2;
-  const PairsWith<T, R> k{
+  const PairsWith<T> k{
       {co, f[0]->view(), f[1]->view(), f[2]->view(), f[3]->view(), f[4]->view(), f[5]->view()}};
   return seconds_per(ex, iters, [&] { for_each(ex, r, k); });
 }
@@ -138,8 +136,6 @@ int main(int argc, char** argv) {
     report("pairs kernel alone, 128 threads", bare_pairs<128>(ex, l, f, co, iters), 56);
     report("pairs kernel alone, 256 threads", bare_pairs<256>(ex, l, f, co, iters), 56);
     report("pairs kernel alone, 512 threads", bare_pairs<512>(ex, l, f, co, iters), 56);
-    report("pairs kernel alone, 128 threads, 80 registers",
-           bare_pairs<128, 768>(ex, l, f, co, iters), 56);
   }
   struct Variant {
     const char* name;

@@ -70,7 +70,7 @@ TEST(KernelParity, VariantsMatchGenericOnCpu) {
       << "the iterations moved the state";
 }
 
-// The generic and pairs kernels set the walls' ghosts themselves, the marching one leaves them to
+// The pairs kernel sets the walls' ghosts itself, the generic and marching ones leave them to
 // fill_ghosts: all three must agree to the bit, on every side of a block bounded all round.
 TEST(KernelParity, KernelsSetTheWallGhostsFillGhostsWould) {
   const std::vector<real> marching = iterate("marching", Exec::cpu(), 40, true);
