@@ -12,10 +12,7 @@ namespace staghorn {
 
 struct FaceGhosts {
   GhostRule rule[6];  // x_lo, x_hi, ...; GhostRule::keep: not a physical side of this block
-  // The index along its axis of the cells next to side s's ghosts (0 or n - 1), or kNone where
-  // the kernel sets none: one integer compare per side and cell.
-  static constexpr int kNone = -(1 << 30);
-  int next[6] = {kNone, kNone, kNone, kNone, kNone, kNone};
+  int n[3] = {0, 0, 0};
 
   FaceGhosts() {
     for (GhostRule& r : rule) r.kind = GhostRule::keep;
@@ -26,23 +23,24 @@ struct FaceGhosts {
     FaceGhosts g;
     bool one_wide = true;
     for_each_boundary_side(dec, l, [&](int a, int side) {
-      if (rules[2 * a + side].kind == GhostRule::keep) return;
       g.rule[2 * a + side] = rules[2 * a + side];
-      g.next[2 * a + side] = side == 0 ? 0 : l.n[a] - 1;
       one_wide = one_wide && l.h[a] == 1;
     });
+    for (int a = 0; a < 3; ++a) g.n[a] = l.n[a];
     return one_wide ? g : FaceGhosts{};
   }
 
   // Whether the kernel sets the ghosts of side s (2 axis + 0 low / 1 high), and any side's.
-  SH_HD bool sets(int s) const { return next[s] != kNone; }
+  SH_HD bool sets(int s) const { return rule[s].kind != GhostRule::keep; }
   bool any() const {
     for (int s = 0; s < 6; ++s)
       if (sets(s)) return true;
     return false;
   }
   // Whether the cell at index idx along axis a is next to a ghost set here on that side.
-  SH_HD bool next_to(int a, int side, int idx) const { return idx == next[2 * a + side]; }
+  SH_HD bool next_to(int a, int side, int idx) const {
+    return sets(2 * a + side) && idx == (side == 0 ? 0 : n[a] - 1);
+  }
 
   // Calls store(g, rule, value, distance) for every face ghost set here next to the cells i0 .. i1
   // of row (j, k) at offset o (strides sy, sz): g the ghost's offset, value the new value of the

