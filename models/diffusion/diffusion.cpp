@@ -85,9 +85,10 @@ void Diffusion::update(Kernel kernel, const Coefficients& co, const FaceGhosts& 
   });
 }
 
-// The face ghosts of H_new that the kernel sets itself (the pairs kernel, the GPU's hot path: an
-// iteration is then one launch; the others leave them to apply_boundaries, as the generic kernel
-// does since the same code cost it a tenth of its speed on an H100).
+// The face ghosts of H_new that the kernel sets itself: the pairs kernel's (the GPU's hot path; an
+// iteration is then one launch). The others leave them to apply_boundaries: in the one-cell-per-
+// thread generic kernel the side tests in every thread cost more than the launch they save
+// (docs/kernels.md).
 FaceGhosts Diffusion::face_ghosts(Kernel kernel) const {
   if (kernel != Kernel::pairs) return {};
   SideRules rules;
