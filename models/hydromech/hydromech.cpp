@@ -165,8 +165,8 @@ bool HydroMech::pairs_fit() const {
 }
 
 template <int Dim>
-void HydroMech::update_stored(const Coefficients& co, const FaceGhosts& ghosts, Region r,
-                              Lane lane) {
+void HydroMech::update_stored(const Coefficients& co, const FaceGhosts& ghosts, unsigned copies,
+                              Region r, Lane lane) {
   const View P = Pe_.view(), f = phi_it_.view(), fo = phi_old_.view(), Pn = Pe_new_.view(),
              fn = phi_it_new_.view(), V = dPedtau_.view();
   if (kernel_in_use() == Kernel::pairs && pairs_fit()) {
@@ -174,19 +174,32 @@ void HydroMech::update_stored(const Coefficients& co, const FaceGhosts& ghosts, 
     r.lo.x /= 2, r.hi.x /= 2;
     return dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
       using Kernel = PairStoredIteration<Dim, decltype(n)::value>;
-      for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts});
+      for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts, copies});
     });
   }
   // n = 3 compiled in here too: the CPU's row loops then need no pow.
   dispatch_or<-1, 3>(mat_.n_int, [&](auto n) {
     using Kernel = StoredIteration<Dim, decltype(n)::value>;
-    for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts});
+    for_each(ex_, r, lane, Kernel{co, P, f, fo, Pn, fn, V, ghosts, copies});
   });
 }
 
 // The face ghosts the stored kernels set on this block's physical sides (FaceGhosts::of).
 FaceGhosts HydroMech::face_ghosts(const Coefficients& co) const {
   return FaceGhosts::of(dec_, layout_, pe_rules(dec_.grid(), pe_bcs_, co.body));
+}
+
+// Of those, the sides where a ghost's Pe and porosity are the cell's (GhostStore::copies): closed
+// sides without buoyancy across them, whose porosity ghosts apply_porosity_ghosts keeps at zero
+// gradient.
+unsigned HydroMech::ghost_copies(const Coefficients& co, const FaceGhosts& ghosts) const {
+  const SideRules rules = pe_rules(dec_.grid(), pe_bcs_, co.body);
+  unsigned copies = 0;
+  for (int s = 0; s < 6; ++s)
+    if (ghosts.sets(s) && pe_bcs_[s].kind == PeBcKind::closed &&
+        rules[s].kind == GhostRule::symmetric && rules[s].step == 0)
+      copies |= 1u << s;
+  return copies;
 }
 
 template <int Dim>
@@ -196,10 +209,11 @@ void HydroMech::iterate_stored(int count) {
     for_each(ex_, layout_.all(),
              PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
   const FaceGhosts ghosts = face_ghosts(co);
+  const unsigned copies = ghost_copies(co, ghosts);
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
-      update_stored<Dim>(co, ghosts, r, lane);
+      update_stored<Dim>(co, ghosts, copies, r, lane);
     });
     if (!ghosts.any()) apply_pe_boundaries(ex_, dec_, Pe_new_, pe_bcs_, co.body);
     fields_.swap_next();

@@ -64,9 +64,11 @@ class HydroMech final : public PtModel {
   template <int Dim>
   void iterate_stored(int count);
   template <int Dim>
-  void update_stored(const Coefficients& co, const FaceGhosts& ghosts, Region r, Lane lane);
+  void update_stored(const Coefficients& co, const FaceGhosts& ghosts, unsigned copies, Region r,
+                     Lane lane);
   bool pairs_fit() const;
   FaceGhosts face_ghosts(const Coefficients& co) const;
+  unsigned ghost_copies(const Coefficients& co, const FaceGhosts& ghosts) const;
   void porosity_of_halo(const FaceGhosts& set);
   // absolute: max |R|; otherwise the step's balance (rows kernel: R through dPe/dtau as scratch).
   template <int Dim>

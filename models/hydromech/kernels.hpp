@@ -5,6 +5,8 @@
 //   phi = phi(phi_old, Pe) from dphi/dt = -Pe / eta_phi (in closed form: Material::porosity),
 // so phi is a local function of Pe and only Pe is iterated (docs/models/hydromech.md).
 
+#include <type_traits>
+
 #include "core/boundary.hpp"
 #include "core/face_ghosts.hpp"
 #include "core/field.hpp"
@@ -210,29 +212,43 @@ struct Iteration {
 };
 
 // Where a stored kernel writes a face ghost: Pe_new and the porosity at the ghost at offset g, from
-// the new Pe of the cell it mirrors (distance g - m: -1 on a low side, 1 on a high side).
+// the new Pe of the cell it mirrors (distance g - m: -1 on a low side, 1 on a high side). On a
+// side in `copies` (bit s for side s) the ghost's porosity is the cell's new one, f: its Pe rule
+// copies the cell (GhostRule::symmetric without a step) and its old porosity is the cell's (the
+// zero-gradient ghosts of HydroMech::apply_porosity_ghosts), so phi(phi_old, Pe) has the same
+// operands there, and so the same bits, without an exponential in the few threads next to an x
+// side while the rest of their warp waits.
 struct GhostStore {
   const Coefficients& co;
   const View &phi_old, &Pe_new, &phi_new;
-  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, real P, int distance) const {
+  unsigned copies;
+  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, real P, real f, int distance,
+                 int side) const {
     const real Pg = rule.ghost(P, distance);
     Pe_new.p[g] = Pg;
-    phi_new.p[g] = co.mat.porosity(phi_old.p[g], Pg, co.dt);
+    phi_new.p[g] = copies >> side & 1 ? f : co.mat.porosity(phi_old.p[g], Pg, co.dt);
   }
   // Two ghosts along x at once (16-byte accesses), mirrored from a pair of cells.
-  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, Pair P, int distance) const {
+  SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, Pair P, Pair f, int distance,
+                 int side) const {
     const Pair Pg{rule.ghost(P.a, distance), rule.ghost(P.b, distance)};
-    const Pair fo = load2(phi_old.p + g);
     store2(Pe_new.p + g, Pg);
+    if (copies >> side & 1) return store2(phi_new.p + g, f);
+    const Pair fo = load2(phi_old.p + g);
     store2(phi_new.p + g, {co.mat.porosity(fo.a, Pg.a, co.dt), co.mat.porosity(fo.b, Pg.b, co.dt)});
   }
-  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (FaceGhosts::visit).
+  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (FaceGhosts::visit):
+  // P and f the cells' new Pe and porosity (V: one cell's or a pair's), P_lo, f_lo and P_hi, f_hi
+  // those of the row's two ends.
   template <int Dim, class V>
-  SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P,
-                   real P_lo, real P_hi) const {
+  SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P, V f,
+                   real P_lo, real f_lo, real P_hi, real f_hi) const {
     g.visit<Dim>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
-                 [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance) {
-                   one(at, rule, v, distance);
+                 [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
+                   if constexpr (std::is_same_v<decltype(v), V>)
+                     one(at, rule, v, f, distance, side);
+                   else  // an x side's ghost of a pair: one end's
+                     one(at, rule, v, side == 0 ? f_lo : f_hi, distance, side);
                  });
   }
 };
@@ -246,6 +262,7 @@ struct StoredIteration {
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
   FaceGhosts ghosts;  // none by default: fill_ghosts and HaloPorosity set them after the kernel
+  unsigned ghost_copies = 0;  // GhostStore::copies
 
   SH_HD void operator()(int i, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(i, j, k);  // the same in every field of the layout
@@ -254,8 +271,10 @@ struct StoredIteration {
     const real P = pt::advance(Pe.p[o], e.R, dPedtau.p[o], co.step(e));
     Pe_new.p[o] = P;
     // What the next iteration's stencils read (the halo: HaloPorosity; the ghosts: below).
-    phi_new.p[o] = co.mat.porosity(po, P, co.dt);
-    GhostStore{co, phi_old, Pe_new, phi_new}.faces<Dim>(ghosts, i, i, j, k, o, P, P, P);
+    const real f = co.mat.porosity(po, P, co.dt);
+    phi_new.p[o] = f;
+    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces<Dim>(ghosts, i, i, j, k, o, P, f,
+                                                                      P, f, P, f);
   }
 };
 
@@ -273,6 +292,7 @@ struct PairStoredIteration {
   Coefficients co;
   View Pe, phi, phi_old, Pe_new, phi_new, dPedtau;
   FaceGhosts ghosts;  // none by default: fill_ghosts and HaloPorosity set them after the kernel
+  unsigned ghost_copies = 0;  // GhostStore::copies
 
   // The stars of cells 2 ip and 2 ip + 1 of field f at offset o (of the first).
   SH_HD static void gather_pair(const View& f, std::ptrdiff_t o, Star& s0, Star& s1) {
@@ -302,10 +322,11 @@ struct PairStoredIteration {
     const real Pa = pt::advance(P0.c, e0.R, v.a, s0), Pb = pt::advance(P1.c, e1.R, v.b, s1);
     store2(Pe_new.p + o, {Pa, Pb});
     store2(dPedtau.p + o, v);
-    store2(phi_new.p + o, {co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)});
+    const Pair f{co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)};
+    store2(phi_new.p + o, f);
     // The face ghosts: one cell's beyond x, both cells' beyond y and z.
-    GhostStore{co, phi_old, Pe_new, phi_new}.faces<Dim>(ghosts, 2 * ip, 2 * ip + 1, j, k, o,
-                                                        Pair{Pa, Pb}, Pa, Pb);
+    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces<Dim>(
+        ghosts, 2 * ip, 2 * ip + 1, j, k, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
   }
 };
 
