@@ -42,21 +42,31 @@ struct FaceGhosts {
     return sets(2 * a + side) && idx == (side == 0 ? 0 : n[a] - 1);
   }
 
+  // Whether a cell of row (j, k) is next to a ghost set here beyond y or z.
+  template <int Dim>
+  SH_HD bool row_next_to_y_or_z(int j, int k) const {
+    bool next = false;
+    if constexpr (Dim >= 2) next = next_to(1, 0, j) || next_to(1, 1, j);
+    if constexpr (Dim >= 3) next = next || next_to(2, 0, k) || next_to(2, 1, k);
+    return next;
+  }
+
   // Calls store(g, rule, value, distance, side) for every face ghost set here next to the cells
   // i0 .. i1 of row (j, k) at offset o (strides sy, sz): g the ghost's offset, value the new value
   // of the cell it mirrors (V: a real for one cell, a Pair for two along x; v_lo and v_hi: the
   // row's two ends), distance g - m (-1 on a low side, 1 on a high side), side 2 axis + 0 low / 1
-  // high.
-  template <int Dim, class V, class Store>
+  // high. YZ = false: the x sides only, for a row that row_next_to_y_or_z rules out (a kernel then
+  // keeps no index live for the other sides' tests).
+  template <int Dim, bool YZ = true, class V, class Store>
   SH_HD void visit(int i0, int i1, int j, int k, std::ptrdiff_t o, std::ptrdiff_t sy,
                    std::ptrdiff_t sz, V v, real v_lo, real v_hi, const Store& store) const {
     if (next_to(0, 0, i0)) store(o - 1, rule[0], v_lo, -1, 0);
     if (next_to(0, 1, i1)) store(o + (i1 - i0) + 1, rule[1], v_hi, 1, 1);
-    if constexpr (Dim >= 2) {
+    if constexpr (Dim >= 2 && YZ) {
       if (next_to(1, 0, j)) store(o - sy, rule[2], v, -1, 2);
       if (next_to(1, 1, j)) store(o + sy, rule[3], v, 1, 3);
     }
-    if constexpr (Dim >= 3) {
+    if constexpr (Dim >= 3 && YZ) {
       if (next_to(2, 0, k)) store(o - sz, rule[4], v, -1, 4);
       if (next_to(2, 1, k)) store(o + sz, rule[5], v, 1, 5);
     }

@@ -240,10 +240,10 @@ struct GhostStore {
   // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (FaceGhosts::visit):
   // P and f the cells' new Pe and porosity (V: one cell's or a pair's), P_lo, f_lo and P_hi, f_hi
   // those of the row's two ends.
-  template <int Dim, class V>
+  template <int Dim, bool YZ = true, class V>
   SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P, V f,
                    real P_lo, real f_lo, real P_hi, real f_hi) const {
-    g.visit<Dim>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
+    g.visit<Dim, YZ>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
                  [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
                    if constexpr (std::is_same_v<decltype(v), V>)
                      one(at, rule, v, f, distance, side);
@@ -306,7 +306,17 @@ struct PairStoredIteration {
     s1 = {x.b, x.a, c[2], s.b, n.b, b.b, t.b};
   }
 
+  // A warp is a piece of one row (32 x 4 blocks), so whether its row lies next to a y or z side
+  // is the same in all its threads: the other rows take a path without those sides' ghost code.
   SH_HD void operator()(int ip, int j, int k) const {
+    if (ghosts.row_next_to_y_or_z<Dim>(j, k))
+      update<true>(ip, j, k);
+    else
+      update<false>(ip, j, k);
+  }
+
+  template <bool YZ>
+  SH_HD void update(int ip, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
     Star P0, P1, f0, f1;
     gather_pair(Pe, o, P0, P1);
@@ -325,7 +335,7 @@ struct PairStoredIteration {
     const Pair f{co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)};
     store2(phi_new.p + o, f);
     // The face ghosts: one cell's beyond x, both cells' beyond y and z.
-    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces<Dim>(
+    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.template faces<Dim, YZ>(
         ghosts, 2 * ip, 2 * ip + 1, j, k, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
   }
 };
