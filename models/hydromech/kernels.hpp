@@ -244,12 +244,12 @@ struct GhostStore {
   SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P, V f,
                    real P_lo, real f_lo, real P_hi, real f_hi) const {
     g.visit<Dim, YZ>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
-                 [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
-                   if constexpr (std::is_same_v<decltype(v), V>)
-                     one(at, rule, v, f, distance, side);
-                   else  // an x side's ghost of a pair: one end's
-                     one(at, rule, v, side == 0 ? f_lo : f_hi, distance, side);
-                 });
+                     [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
+                       if constexpr (std::is_same_v<decltype(v), V>)
+                         one(at, rule, v, f, distance, side);
+                       else  // an x side's ghost of a pair: one end's
+                         one(at, rule, v, side == 0 ? f_lo : f_hi, distance, side);
+                     });
   }
 };
 
