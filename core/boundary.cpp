@@ -187,6 +187,12 @@ GhostRule rule_of(const Bc& bc) {
   return bc.kind == BcKind::neumann ? GhostRule::zero_gradient() : GhostRule::fixed_value(bc.value);
 }
 
+SideRules rules_of(const SideBcs& bcs) {
+  SideRules rules;
+  for (int s = 0; s < 6; ++s) rules[s] = rule_of(bcs[s]);
+  return rules;
+}
+
 SideRules zero_gradient_sides() {
   SideRules r;
   r.fill(GhostRule::zero_gradient());
@@ -195,9 +201,7 @@ SideRules zero_gradient_sides() {
 
 void apply_boundaries(const Exec& ex, const Decomposition& dec, Field& f, const SideBcs& bcs,
                       Lane lane) {
-  SideRules rules;
-  for (int s = 0; s < 6; ++s) rules[s] = rule_of(bcs[s]);
-  fill_ghosts(ex, dec, f, rules, lane);
+  fill_ghosts(ex, dec, f, rules_of(bcs), lane);
 }
 
 }  // namespace staghorn

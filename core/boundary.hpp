@@ -115,6 +115,7 @@ std::string to_string(BcKind kind);
 using SideBcs = std::array<Bc, 6>;
 
 GhostRule rule_of(const Bc& bc);
+SideRules rules_of(const SideBcs& bcs);  // rule_of each side's condition
 SideRules zero_gradient_sides();
 
 // fill_ghosts with the rule of each side's condition.

@@ -91,9 +91,7 @@ void Diffusion::update(Kernel kernel, const Coefficients& co, const FaceGhosts& 
 // (docs/kernels.md).
 FaceGhosts Diffusion::face_ghosts(Kernel kernel) const {
   if (kernel != Kernel::pairs) return {};
-  SideRules rules;
-  for (int s = 0; s < 6; ++s) rules[s] = rule_of(bcs_[s]);
-  return FaceGhosts::of(dec_, layout_, rules);
+  return FaceGhosts::of(dec_, layout_, rules_of(bcs_));
 }
 
 template <int Dim>
