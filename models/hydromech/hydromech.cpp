@@ -192,12 +192,11 @@ FaceGhosts HydroMech::face_ghosts(const Coefficients& co) const {
 // Of those, the sides where a ghost's Pe and porosity are the cell's (GhostStore::copies): closed
 // sides without buoyancy across them, whose porosity ghosts apply_porosity_ghosts keeps at zero
 // gradient.
-unsigned HydroMech::ghost_copies(const Coefficients& co, const FaceGhosts& ghosts) const {
-  const SideRules rules = pe_rules(dec_.grid(), pe_bcs_, co.body);
+unsigned HydroMech::ghost_copies(const FaceGhosts& ghosts) const {
   unsigned copies = 0;
   for (int s = 0; s < 6; ++s)
     if (ghosts.sets(s) && pe_bcs_[s].kind == PeBcKind::closed &&
-        rules[s].kind == GhostRule::symmetric && rules[s].step == 0)
+        ghosts.rule[s].kind == GhostRule::symmetric && ghosts.rule[s].step == 0)
       copies |= 1u << s;
   return copies;
 }
@@ -209,7 +208,7 @@ void HydroMech::iterate_stored(int count) {
     for_each(ex_, layout_.all(),
              PorosityUpdate{mat_, dt_, phi_it_.view(), phi_old_.view(), Pe_.view()});
   const FaceGhosts ghosts = face_ghosts(co);
-  const unsigned copies = ghost_copies(co, ghosts);
+  const unsigned copies = ghost_copies(ghosts);
   const std::vector<Field*> next = fields_.next_unknowns();
   for (int it = 0; it < count; ++it) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {

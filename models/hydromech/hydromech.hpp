@@ -68,7 +68,7 @@ class HydroMech final : public PtModel {
                      Lane lane);
   bool pairs_fit() const;
   FaceGhosts face_ghosts(const Coefficients& co) const;
-  unsigned ghost_copies(const Coefficients& co, const FaceGhosts& ghosts) const;
+  unsigned ghost_copies(const FaceGhosts& ghosts) const;
   void porosity_of_halo(const FaceGhosts& set);
   // absolute: max |R|; otherwise the step's balance (rows kernel: R through dPe/dtau as scratch).
   template <int Dim>
