@@ -1,15 +1,12 @@
 #pragma once
-// How the tiled MHD kernel (tiled.hpp) cuts a region's columns into marches along z: the block
-// of z-index b marches through length(b) cells from begin(b) (relative to the region's low z).
-// Plain C++ so that the plan can be tested without a GPU.
+// How the tiled MHD kernel (tiled.hpp) cuts a region's columns into marches along z (Chunks,
+// core/marches.hpp). Plain C++ so that the plan can be tested without a GPU.
 //
-// One block fills an SM (its registers), so blocks run in waves of one per SM, and a grid whose
-// last wave leaves SMs idle loses that share of a wave. Marches of one length leave that share
-// idle at every length. Long marches first and short ones last fill it: the hardware starts the
-// blocks in index order, so the short marches land on the SMs that the long ones leave free at
-// the end (largest jobs first). A march spends 2R planes on its start (docs/kernels.md, MHD),
+// One block fills an SM (its registers), so blocks run in waves of one per SM. Marches of one
+// length leave the last wave's idle share at every length; one long march per column and short
+// ones last fill it. A march spends 2R planes on its start (docs/kernels.md, MHD),
 // so the short ones are kept as long as that filling needs.
-#include "core/platform.hpp"
+#include "core/marches.hpp"
 
 namespace staghorn::mhd::tiled {
 
@@ -22,19 +19,6 @@ constexpr int kChunk = 64, kLongChunk = 128, kLongChunkWaves = 3, kAutoChunk = 0
 // fill the idle share of the long marches' last wave.
 constexpr double kSplitWaves = 1.5, kTailMargin = 2;
 constexpr int kSplitMinDepth = 128, kMinTail = 16;
-
-// `count` marches of `first` cells, then marches of `rest` cells.
-struct Chunks {
-  int first, count, rest;
-  static constexpr Chunks uniform(int chunk) { return {chunk, 0, chunk}; }
-  SH_HD int begin(int b) const { return b < count ? b * first : count * first + (b - count) * rest; }
-  SH_HD int length(int b) const { return b < count ? first : rest; }
-  // Blocks along z for a region nz cells deep.
-  int blocks(int nz) const {
-    const int head = count * first < nz ? count : (nz + first - 1) / first;
-    return head + (nz - head * first + rest - 1) / rest;
-  }
-};
 
 // The plan for `columns` columns of tiles nz cells deep on a device of `sms` SMs.
 inline Chunks plan_marches(long long columns, int nz, int sms) {

@@ -30,6 +30,7 @@
 #include "core/backend.hpp"
 #include "core/bulk_copy.hpp"
 #include "core/geometry.hpp"
+#include "core/occupancy.hpp"
 #include "models/mhd/kernels.hpp"
 #include "models/mhd/marches.hpp"
 
@@ -375,10 +376,7 @@ __global__ void __launch_bounds__(TX* TY, 1)
 namespace tiled {
 // The marches for region r and TX x TY blocks on the current device (plan_marches).
 inline Chunks chunks_for(const Region& r, int TX, int TY) {
-  int device = 0, sms = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice (mhd tiled)");
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-             "cudaDeviceGetAttribute (mhd tiled)");
+  const int sms = device_sms();
   const Int3 e = r.extent();
   const long long columns = static_cast<long long>((e.x + TX - 1) / TX) * ((e.y + TY - 1) / TY);
   return plan_marches(columns, e.z, sms);

@@ -3,8 +3,11 @@
 // the coupled hydro-mechanical variant's): the pointwise operators of kernels.hpp written for
 // values held in registers and shared memory. Include only from code compiled by nvcc.
 
+#include <type_traits>
+
 #include "core/fast_math.hpp"
 #include "core/geometry.hpp"
+#include "core/marches.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 
 namespace staghorn::stokes::tiled {
@@ -41,6 +44,12 @@ struct SharedPlanes {
         Tyz(Sxx + 5 * n) {}
 };
 
+// Tiles per layer of a tiled kernel's grid over region r ((TX - 2) x (TY - 2) cells each).
+inline dim3 tiles_of(const Region& r, int TX, int TY) {
+  const Int3 e = r.extent();
+  return dim3((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), 1);
+}
+
 // Where a thread of a tiled kernel stands: a block of TX x TY threads covers an xy tile of
 // (TX - 2) x (TY - 2) cells plus a one-cell rim (low and high), and marches along z through the
 // planes [kb, ke) of region r. n, wall_hi: the block's cells per axis and whether its high side
@@ -58,11 +67,12 @@ struct TileColumn {
   // tau_xy and tau_yz on the y wall; tau_xz and tau_yz on the z wall (k = n) for every column.
   bool store_xy, store_xz, store_yz;
 
-  __device__ TileColumn(const Region& r, int chunk, const int n[3], const bool wall_hi[3]) {
+  __device__ TileColumn(const Region& r, const Chunks& chunks, const int n[3],
+                        const bool wall_hi[3]) {
     tx = threadIdx.x, ty = threadIdx.y, t = tx + TX * ty;
     i = r.lo.x - 1 + blockIdx.x * (TX - 2) + tx;
     j = r.lo.y - 1 + blockIdx.y * (TY - 2) + ty;
-    kb = r.lo.z + blockIdx.z * chunk, ke = min(kb + chunk, r.hi.z);
+    kb = r.lo.z + chunks.begin(blockIdx.z), ke = min(kb + chunks.length(blockIdx.z), r.hi.z);
     active = i <= r.hi.x && j <= r.hi.y;
     const bool in_x = tx >= 1 && tx <= TX - 2 && i < r.hi.x,
                in_y = ty >= 1 && ty <= TY - 2 && j < r.hi.y;
@@ -96,6 +106,19 @@ struct TileColumn {
   }
 };
 
+// a b rounded on its own: never contracted into a sum it feeds. nvcc contracts a product and a sum
+// into one fused operation where it likes (e.g. where the product has no other use), so two
+// inlined copies of one formula may round differently. A march's first plane computes the plane
+// below it in a prologue of its own (tau_zz without tau_xx, tau_yy), so the operators it shares
+// with the march fix their roundings (products rounded, fused multiply-adds written out): a
+// march's bits then do not depend on where it begins (stokes_parity_test).
+__device__ inline real rounded_product(real a, real b) {
+  if constexpr (std::is_same_v<real, double>)
+    return __dmul_rn(a, b);
+  else
+    return __fmul_rn(a, b);
+}
+
 // Edge viscosity from the four cells around (av4/hav4 of core/stencil.hpp, same order), and the
 // largest of them (max4).
 __device__ inline real edge_mu(bool harmonic, real a, real b, real c, real d) {
@@ -110,7 +133,7 @@ __device__ inline real edge_max(real a, real b, real c, real d) {
 // f = mu / (mu + g), which the normal stresses of a cell share.
 __device__ inline real relax_factor(real g, real mu) { return divide(mu, mu + g); }
 __device__ inline real relaxed_by(real factor, real tau, real g, real e) {
-  return (tau + 2 * g * e) * factor;
+  return rounded_product(fma(2 * g, e, tau), factor);
 }
 __device__ inline real relaxed(real tau, real g, real mu, real e) {
   return relaxed_by(relax_factor(g, mu), tau, g, e);
@@ -119,7 +142,7 @@ __device__ inline real relaxed(real tau, real g, real mu, real e) {
 // The shear strain rate on an edge, (du/db + dw/da) / 2, from the differences du, dw across it
 // and the inverse spacings (Kinematics::exy ...).
 __device__ inline real edge_strain(real du, real rdb, real dw, real rda) {
-  return real(0.5) * (du * rdb + dw * rda);
+  return real(0.5) * fma(du, rdb, rounded_product(dw, rda));
 }
 // The new shear stress on an edge from the viscosities a, b, cc, d of the four cells around it
 // (Pseudo::Txy_new ...): G~dtau from their largest (at least the floor), the edge viscosity from
@@ -131,16 +154,21 @@ __device__ inline real edge_stress(const Params& c, real tau, real e, real a, re
 }
 
 // The normal strain rates of a cell and their sum, the divergence (Kinematics of kernels.hpp, in
-// the same order), from the velocity differences across it.
+// the same order), from the velocity differences across it (rounded products, as above).
 struct CellStrain {
   real exx, eyy, ezz, div;
 };
 __device__ inline CellStrain cell_strain(const Params& c, real dvx, real dvy, real dvz) {
-  CellStrain s{dvx * c.rdx, dvy * c.rdy, dvz * c.rdz, 0};
+  CellStrain s{rounded_product(dvx, c.rdx), rounded_product(dvy, c.rdy),
+               rounded_product(dvz, c.rdz), 0};
   s.div = s.exx;
   s.div += s.eyy;
   s.div += s.ezz;
   return s;
+}
+// The new pressure of a cell (Pseudo::P_new): P - r G~dtau div v, G~dtau = g.
+__device__ inline real new_pressure(const Params& c, real P, real g, real div) {
+  return fma(-(c.r * g), div, P);
 }
 // What the normal strain rates lose to be deviatoric (Kinematics::isotropic): div / 3, or
 // nothing where the stresses relax towards the whole rate (Params::deviatoric = 0).

@@ -272,7 +272,7 @@ void Stokes::run_iteration(const Pseudo<Dim>& ps, const State& next, const Regio
       const tiled::Args args = tiled::args_of(ps, next, layout_.n, wall_hi, x_wall_ghosts_);
       return dispatch_index<tiled::kShapeCount>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr tiled::Shape s = tiled::kShapes[decltype(shape)::value];
-        launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, s.chunk);
+        launch_tiled<s.tx, s.ty, s.blocks>(ex_.stream(lane), r, args, s.chunk, tiled_marches_);
       });
     }
 #endif

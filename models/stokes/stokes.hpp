@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/marches.hpp"
 #include "models/materials/options.hpp"
 #include "models/pt_model.hpp"
 #include "models/staggered_stokes/kernels.hpp"
@@ -92,6 +93,9 @@ class Stokes final : public PtModel {
   void set_threads(int threads) { threads_ = threads; }
   // The launch shape of the tiled CUDA kernel: an index into stokes::tiled::kShapes (benchmarks).
   void set_tiled_shape(int index) { tiled_shape_ = index; }
+  // The tiled kernel's marches along z (core/marches.hpp) in place of the shape's uniform ones
+  // (tests: any marches give the same bits).
+  void set_tiled_marches(const Chunks& c) { tiled_marches_ = c; }
   // Iteration constants (the numerical parameters of docs/models/stokes.md).
   Params params() const;
   // Scales that make residuals dimensionless: momentum * length / stress, continuity * mu / stress.
@@ -158,6 +162,7 @@ class Stokes final : public PtModel {
   bool march_;  // stokes.kernel = tiled, 3-D, on the CPU: the march (march.hpp)
   int threads_ = 256;
   int tiled_shape_ = 0;
+  std::optional<Chunks> tiled_marches_;  // none: uniform marches of the shape's chunk
   real stress_scale_ = 1, mu_scale_ = 1;  // residual scales (set_initial)
   real r_;             // the PT iterations' r (stokes.r, or its automatic choice by refresh())
   real mu_floor_ = 0;  // the pseudo-steps' least viscosity (refresh(), stokes.pt_viscosity_floor)

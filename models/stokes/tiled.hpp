@@ -20,6 +20,8 @@
 // vdt * min(1 / mu_max) from one reciprocal per cell. Results agree with Iteration<3> to rounding
 // (tests/models/stokes/stokes_parity_test.cpp). Offsets are 32-bit (the caller checks the size).
 
+#include <optional>
+
 #include "core/backend.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 #include "models/staggered_stokes/tiled_ops.hpp"
@@ -68,13 +70,13 @@ inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const 
 }
 
 template <int TX, int TY, int MinBlocks>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, int chunk) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
   const Planes sp(smem, N);
   const Params& c = a.c;
 
-  const stokes::tiled::TileColumn<TX, TY> col(r, chunk, a.n, a.wall_hi);
+  const stokes::tiled::TileColumn<TX, TY> col(r, chunks, a.n, a.wall_hi);
   const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
   const bool tile = col.tile, cell_needed = col.cell_needed, store_xy = col.store_xy;
   const int sz = a.sz;
@@ -120,7 +122,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
           cell_strain(c, sp.Vx[t + 1] - vxm, sp.Vy[t + TX] - vym, vz0 - col.load(a.Vz, q));
       const real mm = col.load(a.mu_max, q);
       const real g = c.gdt * mm;
-      const real Pn = col.load(a.P, q) - c.r * g * e.div;
+      const real Pn = new_pressure(c, col.load(a.P, q), g, e.div);
       const real ezz = e.ezz - isotropic_rate(c, e);
       szz_prev = relaxed(col.load(a.Tzz, q), g, mum, ezz) - Pn;
       inv_prev = divide(real(1), mm);
@@ -168,7 +170,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
     if (cell_needed) {
       const CellStrain e = cell_strain(c, sp.Vx[t + 1] - vx0, sp.Vy[t + TX] - vy0, vz1 - vz0);
       const real g = c.gdt * mm;
-      const real Pn = P - c.r * g * e.div;
+      const real Pn = new_pressure(c, P, g, e.div);
       const real f = relax_factor(g, mu0);
       const real third = isotropic_rate(c, e);
       const real Txxn = relaxed_by(f, Txx, g, e.exx - third);
@@ -213,18 +215,21 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, i
 
 }  // namespace tiled
 
-// Runs the tiled iteration over region r on `stream`.
+// Runs the tiled iteration over region r on `stream`: marches of `chunk` planes, or the given ones
+// (the same bits: stokes_parity_test).
 template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks>
 void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
-                  int chunk = tiled::kChunk) {
+                  int chunk = tiled::kChunk, const std::optional<Chunks>& marches = {}) {
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
   const std::size_t bytes = tiled::Planes::bytes(TX * TY);
-  cudaFuncSetAttribute(tiled::iterate<TX, TY, MinBlocks>,
-                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-  const dim3 block(TX, TY, 1);
-  const dim3 grid((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), (e.z + chunk - 1) / chunk);
-  tiled::iterate<TX, TY, MinBlocks><<<grid, block, bytes, stream>>>(r, a, chunk);
+  const auto kernel = tiled::iterate<TX, TY, MinBlocks>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       static_cast<int>(bytes));
+  const Chunks chunks = marches ? *marches : Chunks::uniform(chunk);
+  dim3 grid = tiled::tiles_of(r, TX, TY);
+  grid.z = chunks.blocks(e.z);
+  kernel<<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks);
   check_launch("stokes tiled iteration launch");
 }
 

@@ -29,6 +29,8 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
+
+#include "core/occupancy.hpp"
 #endif
 
 namespace staghorn {
@@ -264,14 +266,7 @@ __global__ void reduce_segments_kernel(Cells cells, int count, bool shared, Op o
 // flight that hide the memory's latency.
 template <class Kernel>
 int segment_blocks(Kernel kernel, std::size_t shared_bytes, long long cells) {
-  int device = 0, sms = 0, per_sm = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice (reduce_segments)");
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-             "cudaDeviceGetAttribute (reduce_segments)");
-  check_cuda(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSegmentThreads, shared_bytes),
-      "cudaOccupancyMaxActiveBlocksPerMultiprocessor (reduce_segments)");
-  const long long resident = static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms;
+  const long long resident = resident_blocks(kernel, kSegmentThreads, shared_bytes);
   const long long needed = (cells + kSegmentThreads - 1) / kSegmentThreads;
   return static_cast<int>(needed < resident ? needed : resident);
 }

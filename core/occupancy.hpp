@@ -1,0 +1,30 @@
+#pragma once
+// How many blocks of a kernel the current device holds at once (include only from code compiled
+// by nvcc): what launch plans need to count waves (core/marches.hpp) or to size persistent grids.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "core/backend.hpp"
+
+namespace staghorn {
+
+// The current device's SMs.
+inline int device_sms() {
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute (SM count)");
+  return sms;
+}
+
+// Blocks of `kernel` resident at once over the whole device (at least one per SM).
+template <class Kernel>
+long long resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes) {
+  int per_sm = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return static_cast<long long>(per_sm > 0 ? per_sm : 1) * device_sms();
+}
+
+}  // namespace staghorn
