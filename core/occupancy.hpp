@@ -1,6 +1,7 @@
 #pragma once
 // How many blocks of a kernel the current device holds at once (include only from code compiled
-// by nvcc): what launch plans need to count waves (core/marches.hpp) or to size persistent grids.
+// by nvcc): what a plan of marches needs to count waves (models/mhd/marches.hpp) and a grid of
+// resident blocks to size itself (reduce_segments.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
