@@ -51,6 +51,13 @@ struct FaceGhosts {
     return next;
   }
 
+  // Whether cells i0 .. i1 of a row lie within `reach` cells of an x side set here. A test that
+  // errs on the near side: with reach the cells of a warp, the warps in a row's middle all answer
+  // no, and only those at its ends take a path with the x sides' ghost code.
+  SH_HD bool near_x(int i0, int i1, int reach) const {
+    return (sets(0) && i0 < reach) || (sets(1) && i1 >= n[0] - reach);
+  }
+
   // Calls store(g, rule, value, distance, side) for every face ghost set here next to the cells
   // i0 .. i1 of row (j, k) at offset o (strides sy, sz): g the ghost's offset, value the new value
   // of the cell it mirrors (V: a real for one cell, a Pair for two along x; v_lo and v_hi: the

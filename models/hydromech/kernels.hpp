@@ -307,15 +307,19 @@ struct PairStoredIteration {
   }
 
   // A warp is a piece of one row (32 x 4 blocks), so whether its row lies next to a y or z side
-  // is the same in all its threads: the other rows take a path without those sides' ghost code.
+  // is the same in all its threads, and whether it lies within a warp's cells (64) of an x side
+  // is the same in all threads of most warps: the warps in a row's middle take a path without
+  // ghost code, the others one with the x sides' or every side's.
   SH_HD void operator()(int ip, int j, int k) const {
     if (ghosts.row_next_to_y_or_z<Dim>(j, k))
-      update<true>(ip, j, k);
+      update<true, true>(ip, j, k);
+    else if (ghosts.near_x(2 * ip, 2 * ip + 1, 64))
+      update<false, true>(ip, j, k);
     else
-      update<false>(ip, j, k);
+      update<false, false>(ip, j, k);
   }
 
-  template <bool YZ>
+  template <bool YZ, bool X>
   SH_HD void update(int ip, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
     Star P0, P1, f0, f1;
@@ -335,8 +339,9 @@ struct PairStoredIteration {
     const Pair f{co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)};
     store2(phi_new.p + o, f);
     // The face ghosts: one cell's beyond x, both cells' beyond y and z.
-    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.template faces<Dim, YZ>(
-        ghosts, 2 * ip, 2 * ip + 1, j, k, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
+    if constexpr (X)
+      GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.template faces<Dim, YZ>(
+          ghosts, 2 * ip, 2 * ip + 1, j, k, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
   }
 };
 

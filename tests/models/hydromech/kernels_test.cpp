@@ -14,25 +14,26 @@ namespace staghorn::test {
 namespace {
 
 // A flat porous layer in a 3-D box, closed in x, periodic in y, open top and bottom: every kind of
-// halo (physical ghost, periodic image) feeds the stencils.
-io::json layer(const std::string& kernel, double smoothing, int m) {
+// halo (physical ghost, periodic image) feeds the stencils. nx: cells along x (spacing 0.5).
+io::json layer(const std::string& kernel, double smoothing, int m, int nx = 12) {
   io::json b;
   for (const char* side : {"x_lo", "x_hi"}) b[side]["type"] = "closed";
-  return {{"grid",
-           {{"n", {12, 10, 16}}, {"length", {6.0, 5.0, 8.0}}, {"periodic", {false, true, false}}}},
-          {"time", {{"dt", 0.05}, {"steps", 2}}},
-          {"solver", {{"tol", 1e-8}, {"ncheck", 20}}},
-          {"hydromech",
-           {{"kernel", kernel},
-            {"bulk_viscosity",
-             {{"exponent", m}, {"decompaction_weakening", 100}, {"smoothing", smoothing}}},
-            {"boundary", b},
-            {"initial",
-             {{"type", "gaussian"},
-              {"amplitude", 2},
-              {"sigma", 0.6},
-              {"aspect", {1.5, 1.5, 0.5}},
-              {"center", {3.0, 2.5, 3.0}}}}}}};
+  return {
+      {"grid",
+       {{"n", {nx, 10, 16}}, {"length", {nx * 0.5, 5.0, 8.0}}, {"periodic", {false, true, false}}}},
+      {"time", {{"dt", 0.05}, {"steps", 2}}},
+      {"solver", {{"tol", 1e-8}, {"ncheck", 20}}},
+      {"hydromech",
+       {{"kernel", kernel},
+        {"bulk_viscosity",
+         {{"exponent", m}, {"decompaction_weakening", 100}, {"smoothing", smoothing}}},
+        {"boundary", b},
+        {"initial",
+         {{"type", "gaussian"},
+          {"amplitude", 2},
+          {"sigma", 0.6},
+          {"aspect", {1.5, 1.5, 0.5}},
+          {"center", {3.0, 2.5, 3.0}}}}}}};
 }
 
 // max |a - b| / max |b| over the interior.
@@ -47,16 +48,20 @@ double relative_difference(const Field& a, const Field& b) {
 }
 
 struct Case {
-  const char* kernel;  // stored, or pairs (two cells per thread: the x extent 12 is even)
+  const char* kernel;  // stored, or pairs (two cells per thread: the x extents are even)
   double smoothing;
   int m;
+  // Cells along x: 12, or 140, whose rows' middle (more than a warp's 64 cells from either end)
+  // takes the pairs kernel's path without ghost code.
+  int nx = 12;
 };
 
 class StoredKernel : public ::testing::TestWithParam<Case> {};
 
 TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
   const Case c = GetParam();
-  HydroMechRun ref(layer("generic", c.smoothing, c.m)), fast(layer(c.kernel, c.smoothing, c.m));
+  HydroMechRun ref(layer("generic", c.smoothing, c.m, c.nx)),
+      fast(layer(c.kernel, c.smoothing, c.m, c.nx));
   EXPECT_EQ(fast.model->bytes_per_cell_iteration(), 7 * sizeof(real));
   // A few bare iterations (in two calls: the stored porosity is carried across them).
   for (HydroMechRun* r : {&ref, &fast}) {
@@ -68,7 +73,8 @@ TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
   EXPECT_GT(std::fabs(interior_values(ref.model->Pe())[0]), 0);  // Pe has moved
   EXPECT_LT(after_iterations, 1e-12);
   // Whole steps (convergence checks, porosity update, a new step's restart of the stored phi).
-  HydroMechRun ref2(layer("generic", c.smoothing, c.m)), fast2(layer(c.kernel, c.smoothing, c.m));
+  HydroMechRun ref2(layer("generic", c.smoothing, c.m, c.nx)),
+      fast2(layer(c.kernel, c.smoothing, c.m, c.nx));
   EXPECT_EQ(ref2.run(), fast2.run());  // the same iteration counts
   EXPECT_LT(relative_difference(fast2.model->Pe(), ref2.model->Pe()), 1e-12);
   EXPECT_LT(relative_difference(fast2.model->phi(), ref2.model->phi()), 1e-12);
@@ -80,11 +86,12 @@ TEST_P(StoredKernel, AgreesWithTheGenericKernelToRoundOff) {
 INSTANTIATE_TEST_SUITE_P(Switches, StoredKernel,
                          ::testing::Values(Case{"stored", 0.02, 1}, Case{"stored", 0.0, 1},
                                            Case{"stored", 0.0, 0}, Case{"pairs", 0.02, 1},
-                                           Case{"pairs", 0.0, 1}, Case{"pairs", 0.0, 0}),
+                                           Case{"pairs", 0.0, 1}, Case{"pairs", 0.0, 0},
+                                           Case{"pairs", 0.0, 1, 140}),
                          [](const auto& info) {
                            return std::string(info.param.kernel) +
                                   (info.param.smoothing > 0 ? "Smooth" : "Sharp") + "M" +
-                                  std::to_string(info.param.m);
+                                  std::to_string(info.param.m) + (info.param.nx > 12 ? "Wide" : "");
                          });
 
 TEST(Config, UnknownKernelNamesTheKey) {
