@@ -84,8 +84,7 @@ struct FaceGhosts {
   template <int Dim, bool YZ = true, class V, class Store>
   SH_HD void visit(int i0, int i1, int j, int k, std::ptrdiff_t o, std::ptrdiff_t sy,
                    std::ptrdiff_t sz, V v, real v_lo, real v_hi, const Store& store) const {
-    visit_sides(sides_next_to<Dim, YZ>(i0, i1, j, k), i1 - i0 + 1, o, sy, sz, v, v_lo, v_hi,
-                store);
+    visit_sides(sides_next_to<Dim, YZ>(i0, i1, j, k), i1 - i0 + 1, o, sy, sz, v, v_lo, v_hi, store);
   }
 };
 
