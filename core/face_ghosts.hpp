@@ -51,40 +51,25 @@ struct FaceGhosts {
     return next;
   }
 
-  // The sides set here whose ghosts lie next to the cells i0 .. i1 of row (j, k): bit s for side
-  // s (2 axis + 0 low / 1 high). YZ = false: the x sides only, for a row that row_next_to_y_or_z
-  // rules out. A kernel can find them before its arithmetic and keep one register live instead of
-  // the indices its ghost stores would test after it.
-  template <int Dim, bool YZ = true>
-  SH_HD unsigned sides_next_to(int i0, int i1, int j, int k) const {
-    unsigned sides = unsigned(next_to(0, 0, i0)) | unsigned(next_to(0, 1, i1)) << 1;
-    if constexpr (Dim >= 2 && YZ)
-      sides |= unsigned(next_to(1, 0, j)) << 2 | unsigned(next_to(1, 1, j)) << 3;
-    if constexpr (Dim >= 3 && YZ)
-      sides |= unsigned(next_to(2, 0, k)) << 4 | unsigned(next_to(2, 1, k)) << 5;
-    return sides;
-  }
-
-  // Calls store(g, rule, value, distance, side) for every side in `sides` (sides_next_to) of the
-  // cells i0 .. i0 + width - 1 of a row at offset o (strides sy, sz): g the ghost's offset, value
-  // the new value of the cell it mirrors (V: a real for one cell, a Pair for two along x; v_lo and
-  // v_hi: the row's two ends), distance g - m (-1 on a low side, 1 on a high side).
-  template <class V, class Store>
-  SH_HD void visit_sides(unsigned sides, int width, std::ptrdiff_t o, std::ptrdiff_t sy,
-                         std::ptrdiff_t sz, V v, real v_lo, real v_hi, const Store& store) const {
-    if (sides & 1u) store(o - 1, rule[0], v_lo, -1, 0);
-    if (sides & 2u) store(o + width, rule[1], v_hi, 1, 1);
-    if (sides & 4u) store(o - sy, rule[2], v, -1, 2);
-    if (sides & 8u) store(o + sy, rule[3], v, 1, 3);
-    if (sides & 16u) store(o - sz, rule[4], v, -1, 4);
-    if (sides & 32u) store(o + sz, rule[5], v, 1, 5);
-  }
-
-  // visit_sides for the sides next to the cells i0 .. i1 of row (j, k) at offset o.
+  // Calls store(g, rule, value, distance, side) for every face ghost set here next to the cells
+  // i0 .. i1 of row (j, k) at offset o (strides sy, sz): g the ghost's offset, value the new value
+  // of the cell it mirrors (V: a real for one cell, a Pair for two along x; v_lo and v_hi: the
+  // row's two ends), distance g - m (-1 on a low side, 1 on a high side), side 2 axis + 0 low / 1
+  // high. YZ = false: the x sides only, for a row that row_next_to_y_or_z rules out (a kernel then
+  // keeps no index live for the other sides' tests).
   template <int Dim, bool YZ = true, class V, class Store>
   SH_HD void visit(int i0, int i1, int j, int k, std::ptrdiff_t o, std::ptrdiff_t sy,
                    std::ptrdiff_t sz, V v, real v_lo, real v_hi, const Store& store) const {
-    visit_sides(sides_next_to<Dim, YZ>(i0, i1, j, k), i1 - i0 + 1, o, sy, sz, v, v_lo, v_hi, store);
+    if (next_to(0, 0, i0)) store(o - 1, rule[0], v_lo, -1, 0);
+    if (next_to(0, 1, i1)) store(o + (i1 - i0) + 1, rule[1], v_hi, 1, 1);
+    if constexpr (Dim >= 2 && YZ) {
+      if (next_to(1, 0, j)) store(o - sy, rule[2], v, -1, 2);
+      if (next_to(1, 1, j)) store(o + sy, rule[3], v, 1, 3);
+    }
+    if constexpr (Dim >= 3 && YZ) {
+      if (next_to(2, 0, k)) store(o - sz, rule[4], v, -1, 4);
+      if (next_to(2, 1, k)) store(o + sz, rule[5], v, 1, 5);
+    }
   }
 };
 

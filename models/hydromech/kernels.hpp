@@ -237,19 +237,19 @@ struct GhostStore {
     const Pair fo = load2(phi_old.p + g);
     store2(phi_new.p + g, {co.mat.porosity(fo.a, Pg.a, co.dt), co.mat.porosity(fo.b, Pg.b, co.dt)});
   }
-  // The face ghosts of `sides` (FaceGhosts::sides_next_to) next to `width` cells of a row at
-  // offset o: P and f the cells' new Pe and porosity (V: one cell's or a pair's), P_lo, f_lo and
-  // P_hi, f_hi those of the row's two ends.
-  template <class V>
-  SH_HD void faces(const FaceGhosts& g, unsigned sides, int width, std::ptrdiff_t o, V P, V f,
+  // Every face ghost of g next to the cells i0 .. i1 of row (j, k) at offset o (FaceGhosts::visit):
+  // P and f the cells' new Pe and porosity (V: one cell's or a pair's), P_lo, f_lo and P_hi, f_hi
+  // those of the row's two ends.
+  template <int Dim, bool YZ = true, class V>
+  SH_HD void faces(const FaceGhosts& g, int i0, int i1, int j, int k, std::ptrdiff_t o, V P, V f,
                    real P_lo, real f_lo, real P_hi, real f_hi) const {
-    g.visit_sides(sides, width, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
-                  [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
-                    if constexpr (std::is_same_v<decltype(v), V>)
-                      one(at, rule, v, f, distance, side);
-                    else  // an x side's ghost of a pair: one end's
-                      one(at, rule, v, side == 0 ? f_lo : f_hi, distance, side);
-                  });
+    g.visit<Dim, YZ>(i0, i1, j, k, o, Pe_new.sy, Pe_new.sz, P, P_lo, P_hi,
+                     [&](std::ptrdiff_t at, const GhostRule& rule, auto v, int distance, int side) {
+                       if constexpr (std::is_same_v<decltype(v), V>)
+                         one(at, rule, v, f, distance, side);
+                       else  // an x side's ghost of a pair: one end's
+                         one(at, rule, v, side == 0 ? f_lo : f_hi, distance, side);
+                     });
   }
 };
 
@@ -273,8 +273,8 @@ struct StoredIteration {
     // What the next iteration's stencils read (the halo: HaloPorosity; the ghosts: below).
     const real f = co.mat.porosity(po, P, co.dt);
     phi_new.p[o] = f;
-    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces(
-        ghosts, ghosts.sides_next_to<Dim>(i, i, j, k), 1, o, P, f, P, f, P, f);
+    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces<Dim>(ghosts, i, i, j, k, o, P, f,
+                                                                      P, f, P, f);
   }
 };
 
@@ -306,11 +306,17 @@ struct PairStoredIteration {
     s1 = {x.b, x.a, c[2], s.b, n.b, b.b, t.b};
   }
 
-  // Which ghosts the pair sets is found first: the arithmetic then keeps one register live for
-  // them instead of the indices their tests need, and the few threads next to a side store them
-  // at the end.
+  // A warp is a piece of one row (32 x 4 blocks), so whether its row lies next to a y or z side
+  // is the same in all its threads: the other rows take a path without those sides' ghost code.
   SH_HD void operator()(int ip, int j, int k) const {
-    const unsigned sides = ghosts.sides_next_to<Dim>(2 * ip, 2 * ip + 1, j, k);
+    if (ghosts.row_next_to_y_or_z<Dim>(j, k))
+      update<true>(ip, j, k);
+    else
+      update<false>(ip, j, k);
+  }
+
+  template <bool YZ>
+  SH_HD void update(int ip, int j, int k) const {
     const std::ptrdiff_t o = Pe.offset(2 * ip, j, k);
     Star P0, P1, f0, f1;
     gather_pair(Pe, o, P0, P1);
@@ -329,9 +335,8 @@ struct PairStoredIteration {
     const Pair f{co.mat.porosity(po.a, Pa, co.dt), co.mat.porosity(po.b, Pb, co.dt)};
     store2(phi_new.p + o, f);
     // The face ghosts: one cell's beyond x, both cells' beyond y and z.
-    if (sides)
-      GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.faces(
-          ghosts, sides, 2, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
+    GhostStore{co, phi_old, Pe_new, phi_new, ghost_copies}.template faces<Dim, YZ>(
+        ghosts, 2 * ip, 2 * ip + 1, j, k, o, Pair{Pa, Pb}, f, Pa, f.a, Pb, f.b);
   }
 };
 

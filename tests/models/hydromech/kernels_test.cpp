@@ -51,8 +51,8 @@ struct Case {
   const char* kernel;  // stored, or pairs (two cells per thread: the x extents are even)
   double smoothing;
   int m;
-  // Cells along x: 12, or 140, whose rows' middle (more than a warp's 64 cells from either end)
-  // takes the pairs kernel's path without ghost code.
+  // Cells along x: 12, or 140: rows of several warps of pairs, where only the threads at a row's
+  // two ends store the x sides' ghosts.
   int nx = 12;
 };
 
