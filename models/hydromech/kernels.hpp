@@ -225,8 +225,9 @@ struct GhostStore {
   SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, real P, real f, int distance,
                  int side) const {
     const real Pg = rule.ghost(P, distance);
-    Pe_new.p[g] = Pg;
-    phi_new.p[g] = copies >> side & 1 ? f : co.mat.porosity(phi_old.p[g], Pg, co.dt);
+    const real fg = copies >> side & 1 ? f : co.mat.porosity(phi_old.p[g], Pg, co.dt);
+    store_face_ghost(Pe_new.p, g, Pg, side);
+    store_face_ghost(phi_new.p, g, fg, side);
   }
   // Two ghosts along x at once (16-byte accesses), mirrored from a pair of cells.
   SH_HD void one(std::ptrdiff_t g, const GhostRule& rule, Pair P, Pair f, int distance,

@@ -51,8 +51,9 @@ struct Case {
   const char* kernel;  // stored, or pairs (two cells per thread: the x extents are even)
   double smoothing;
   int m;
-  // Cells along x: 12, or 140: rows of several warps of pairs, where only the threads at a row's
-  // two ends store the x sides' ghosts.
+  // Cells along x: 12; 140: rows of several warps of pairs, where only the threads at a row's two
+  // ends store the x sides' ghosts; 13 and 14: a high x side's ghost in the middle of its 32-byte
+  // sector, after interior cells (a GPU fills the rest of a ghost's sector: store_face_ghost).
   int nx = 12;
 };
 
@@ -87,11 +88,13 @@ INSTANTIATE_TEST_SUITE_P(Switches, StoredKernel,
                          ::testing::Values(Case{"stored", 0.02, 1}, Case{"stored", 0.0, 1},
                                            Case{"stored", 0.0, 0}, Case{"pairs", 0.02, 1},
                                            Case{"pairs", 0.0, 1}, Case{"pairs", 0.0, 0},
-                                           Case{"pairs", 0.0, 1, 140}),
+                                           Case{"pairs", 0.0, 1, 140}, Case{"pairs", 0.0, 1, 14},
+                                           Case{"stored", 0.0, 1, 13}),
                          [](const auto& info) {
                            return std::string(info.param.kernel) +
                                   (info.param.smoothing > 0 ? "Smooth" : "Sharp") + "M" +
-                                  std::to_string(info.param.m) + (info.param.nx > 12 ? "Wide" : "");
+                                  std::to_string(info.param.m) +
+                                  (info.param.nx == 12 ? "" : "Nx" + std::to_string(info.param.nx));
                          });
 
 TEST(Config, UnknownKernelNamesTheKey) {
