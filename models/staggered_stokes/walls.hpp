@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/boundary.hpp"
+#include "core/face_ghosts.hpp"
 
 namespace staghorn::stokes {
 
@@ -66,7 +67,13 @@ struct XWallGhosts {
         if (r.kind == GhostRule::keep) continue;
         // the x velocity is staggered along x, the others not
         const Mirror g = wall_mirror(c == 0, side, n, h, i);
-        if (g.exists) out[c][o + (g.at - i)] = r.ghost(v[c], g.at - i);
+        if (!g.exists) continue;
+        const real ghost = r.ghost(v[c], g.at - i);
+        // One cell wide: the ghost's sector with it (store_face_ghost; side is an x side's index).
+        if (h == 1)
+          store_face_ghost(out[c], o + (g.at - i), ghost, side);
+        else
+          out[c][o + (g.at - i)] = ghost;
       }
     }
   }
