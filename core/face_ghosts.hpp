@@ -7,6 +7,7 @@
 
 #include "core/boundary.hpp"
 #include "core/pair.hpp"
+#include "core/sector_store.hpp"
 
 namespace staghorn {
 
@@ -72,28 +73,6 @@ struct FaceGhosts {
     }
   }
 };
-
-// Stores v at p[g], the face ghost beyond side `side` (2 axis + 0 low / 1 high). On a GPU an x
-// side's ghost takes its whole 32-byte sector: with a halo one cell wide the rest of that sector is
-// the row's padding (Layout: every row's first interior cell, and so its local origin, lies on a
-// 128-byte line), and the memory writes a whole sector once where a sector written in part costs
-// it a read besides.
-static_assert(Layout::kAlign % (32 / sizeof(real)) == 0, "rows start on a sector");
-SH_HD inline void store_face_ghost(real* p, std::ptrdiff_t g, real v, [[maybe_unused]] int side) {
-#ifdef __CUDA_ARCH__
-  if (side < 2) {
-    constexpr int kSector = 32 / sizeof(real);
-    // Low side: the ghost (index -1) ends its sector. High side: it sits where n.x puts it.
-    const int at = side == 0 ? kSector - 1 : static_cast<int>(g) & (kSector - 1);
-    real* sector = p + (g - at);
-#pragma unroll
-    for (int c = 0; c < kSector; ++c)
-      if (side == 0 || c >= at) sector[c] = v;
-    return;
-  }
-#endif
-  p[g] = v;
-}
 
 // The store of FaceGhosts::visit for one field: the ghost from the rule, one value or a pair.
 struct SetGhost {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/boundary.hpp"
-#include "core/face_ghosts.hpp"
+#include "core/sector_store.hpp"
 
 namespace staghorn::stokes {
 
@@ -68,12 +68,13 @@ struct XWallGhosts {
         // the x velocity is staggered along x, the others not
         const Mirror g = wall_mirror(c == 0, side, n, h, i);
         if (!g.exists) continue;
-        const real ghost = r.ghost(v[c], g.at - i);
+        const int distance = g.at - i;
+        const real ghost = r.ghost(v[c], distance);
         // One cell wide: the ghost's sector with it (store_face_ghost; side is an x side's index).
         if (h == 1)
-          store_face_ghost(out[c], o + (g.at - i), ghost, side);
+          store_face_ghost(out[c], o + distance, ghost, side);
         else
-          out[c][o + (g.at - i)] = ghost;
+          out[c][o + distance] = ghost;
       }
     }
   }
