@@ -28,17 +28,26 @@ struct SideGhosts {
 struct FillGhosts {
   SideGhosts side[2];
   int axis;
+  // Every field's value loaded before any ghost is stored, as in FillAllGhosts below.
   SH_HD void operator()(int i, int j, int k) const {
     int idx[3] = {i, j, k};
     const int t = idx[axis];
     const SideGhosts& s = side[t < side[0].width ? 0 : 1];
     const int g = t < side[0].width ? s.from + t : s.from + t - side[0].width;
-    for (int c = 0; c < s.count; ++c) {
+    real v[kMaxFields];
+#pragma unroll
+    for (int c = 0; c < kMaxFields; ++c) {
+      if (c >= s.count) break;
       if (g < s.lo[c] || g >= s.hi[c]) continue;
       idx[axis] = s.mirror[c] - g;
-      const real inner = s.f[c](idx[0], idx[1], idx[2]);
-      idx[axis] = g;
-      s.f[c](idx[0], idx[1], idx[2]) = s.rule[c].ghost(inner, g - (s.mirror[c] - g));
+      v[c] = s.f[c](idx[0], idx[1], idx[2]);
+    }
+    idx[axis] = g;
+#pragma unroll
+    for (int c = 0; c < kMaxFields; ++c) {
+      if (c >= s.count) break;
+      if (g < s.lo[c] || g >= s.hi[c]) continue;
+      s.f[c](idx[0], idx[1], idx[2]) = s.rule[c].ghost(v[c], g - (s.mirror[c] - g));
     }
   }
 };
@@ -68,22 +77,45 @@ struct FillAllGhosts {
   View f[kMaxFields];
   AxisGhosts axis[kMaxFields][3];
   int count = 0;
+
+  // Where ghost (i, j, k) of field c starts its chain of mirrors: the point p, and the side of
+  // each axis it is mirrored across (-1: none).
+  struct Chain {
+    int p[3], side[3];
+    bool ghost;
+  };
+  SH_HD Chain chain(int c, int i, int j, int k) const {
+    Chain m{{i, j, k}, {-1, -1, -1}, false};
+    for (int a = 2; a >= 0; --a) {
+      const int g = m.p[a];
+      m.side[a] = axis[c][a].side_of(g);
+      if (m.side[a] < 0) continue;
+      m.p[a] = axis[c][a].mirror[m.side[a]] - g;
+      m.ghost = true;
+    }
+    return m;
+  }
+
+  // Every field's value is loaded before any ghost is stored: as far as the compiler knows the
+  // arrays may overlap, so loads and stores interleaved field by field would wait one memory
+  // latency per field.
   SH_HD void operator()(int, int i, int j, int k) const {
-    for (int c = 0; c < count; ++c) {
-      const int g[3] = {i, j, k};
-      int p[3] = {i, j, k}, side[3];
-      bool ghost = false;
-      for (int a = 2; a >= 0; --a) {
-        side[a] = axis[c][a].side_of(g[a]);
-        if (side[a] < 0) continue;
-        p[a] = axis[c][a].mirror[side[a]] - g[a];
-        ghost = true;
-      }
-      if (!ghost) continue;
-      real v = f[c](p[0], p[1], p[2]);
+    real v[kMaxFields];
+#pragma unroll
+    for (int c = 0; c < kMaxFields; ++c) {
+      if (c >= count) break;
+      const Chain m = chain(c, i, j, k);
+      if (m.ghost) v[c] = f[c](m.p[0], m.p[1], m.p[2]);
+    }
+    const int g[3] = {i, j, k};
+#pragma unroll
+    for (int c = 0; c < kMaxFields; ++c) {
+      if (c >= count) break;
+      const Chain m = chain(c, i, j, k);
+      if (!m.ghost) continue;
       for (int a = 0; a < 3; ++a)
-        if (side[a] >= 0) v = axis[c][a].rule[side[a]].ghost(v, g[a] - p[a]);
-      f[c](i, j, k) = v;
+        if (m.side[a] >= 0) v[c] = axis[c][a].rule[m.side[a]].ghost(v[c], g[a] - m.p[a]);
+      f[c](i, j, k) = v[c];
     }
   }
 };

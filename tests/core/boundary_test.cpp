@@ -312,49 +312,51 @@ TEST(Boundary, OneLaunchFillEqualsTheFillAxisByAxis) {
   // fill_ghosts sets every side's ghosts in one launch (edges and corners through their chain of
   // mirrors): the values, to the bit, of the fill axis by axis, for every stagger location, mixed
   // rules (kept sides, gradients, values, a periodic axis), several fields in one call, halos of
-  // one and two cells, and values that tell zeros' signs and NaN apart.
+  // one and two cells, and values that tell zeros' signs and NaN apart; on every backend (a GPU
+  // thread loads all its fields' values before it stores a ghost).
   const Comm self(MPI_COMM_SELF);
   const Location locs[6] = {Location::cell,   Location::face_x,  Location::face_y,
                             Location::face_z, Location::edge_xy, Location::node};
   const GhostRule kinds[5] = {GhostRule::zero_gradient(), GhostRule::fixed_gradient(0.25),
                               GhostRule::fixed_value(-1.5), GhostRule::fixed_value(0),
                               GhostRule{GhostRule::keep}};
-  for (int h = 1; h <= 2; ++h)
-    for (bool periodic_y : {false, true}) {
-      Grid grid;
-      grid.n = {7, 6, 5};
-      grid.periodic = {false, periodic_y, false};
-      const Decomposition dec(grid, self);
-      const Layout l{dec.local_cells(), {h, h, h}};
-      std::vector<Field> fields;
-      std::vector<Field*> pointers;
-      std::vector<SideRules> rules;
-      std::vector<std::vector<real>> expected;
-      for (int c = 0; c < 6; ++c) {
-        std::vector<real> v(l.count());
-        for (std::size_t q = 0; q < v.size(); ++q) {
-          const std::size_t r = (q * 2654435761u + 97 * c) % 1009;
-          v[q] = r == 0 ? -0.0 : r == 1 ? kNaN : 1e-3 * double(r) - 0.5;
+  for (const Exec& ex : test::backends())
+    for (int h = 1; h <= 2; ++h)
+      for (bool periodic_y : {false, true}) {
+        Grid grid;
+        grid.n = {7, 6, 5};
+        grid.periodic = {false, periodic_y, false};
+        const Decomposition dec(grid, self);
+        const Layout l{dec.local_cells(), {h, h, h}};
+        std::vector<Field> fields;
+        std::vector<Field*> pointers;
+        std::vector<SideRules> rules;
+        std::vector<std::vector<real>> expected;
+        for (int c = 0; c < 6; ++c) {
+          std::vector<real> v(l.count());
+          for (std::size_t q = 0; q < v.size(); ++q) {
+            const std::size_t r = (q * 2654435761u + 97 * c) % 1009;
+            v[q] = r == 0 ? -0.0 : r == 1 ? kNaN : 1e-3 * double(r) - 0.5;
+          }
+          SideRules rc;
+          for (int s = 0; s < 6; ++s) rc[s] = kinds[(3 * c + 2 * s + h) % 5];
+          fields.emplace_back("f" + std::to_string(c), locs[c], l, ex.backend());
+          fields.back().from_host(v);
+          fill_axis_by_axis(grid, l, locs[c], rc, v);
+          expected.push_back(v);
+          rules.push_back(rc);
         }
-        SideRules rc;
-        for (int s = 0; s < 6; ++s) rc[s] = kinds[(3 * c + 2 * s + h) % 5];
-        fields.emplace_back("f" + std::to_string(c), locs[c], l, Backend::cpu);
-        fields.back().from_host(v);
-        fill_axis_by_axis(grid, l, locs[c], rc, v);
-        expected.push_back(v);
-        rules.push_back(rc);
+        for (Field& f : fields) pointers.push_back(&f);
+        fill_ghosts(ex, dec, pointers, rules);
+        for (int c = 0; c < 6; ++c) {
+          const std::vector<real> got = fields[c].to_host();
+          int differ = 0;
+          for (std::size_t q = 0; q < got.size(); ++q)
+            differ += bits_of(got[q]) != bits_of(expected[c][q]);
+          EXPECT_EQ(differ, 0) << to_string(locs[c]) << ", h = " << h
+                               << (periodic_y ? ", y periodic" : "") << ", " << ex.description();
+        }
       }
-      for (Field& f : fields) pointers.push_back(&f);
-      fill_ghosts(Exec::cpu(), dec, pointers, rules);
-      for (int c = 0; c < 6; ++c) {
-        const std::vector<real> got = fields[c].to_host();
-        int differ = 0;
-        for (std::size_t q = 0; q < got.size(); ++q)
-          differ += bits_of(got[q]) != bits_of(expected[c][q]);
-        EXPECT_EQ(differ, 0) << to_string(locs[c]) << ", h = " << h
-                             << (periodic_y ? ", y periodic" : "");
-      }
-    }
 }
 
 TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {
@@ -376,27 +378,29 @@ TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {
   rules[0] = GhostRule::zero_gradient();
   rules[1] = GhostRule::fixed_value(2);
   const Region box{{-1, 1, 0}, {3, 3, 2}};  // rows 1-2 of planes 0-1
-  for (Location loc : {Location::cell, Location::face_x, Location::face_y}) {
-    Field everywhere("e", loc, l, Backend::cpu), within("w", loc, l, Backend::cpu);
-    everywhere.from_host(v);
-    within.from_host(v);
-    fill_ghosts(Exec::cpu(), dec, everywhere, rules);
-    fill_ghosts(Exec::cpu(), dec, {&within}, {rules}, Lane::inner, box);
-    const auto e = everywhere.to_host(), w = within.to_host();
-    int changed = 0;
-    for (int k = all.lo.z; k < all.hi.z; ++k)
-      for (int j = all.lo.y; j < all.hi.y; ++j)
-        for (int i = all.lo.x; i < all.hi.x; ++i) {
-          const std::size_t q = l.index(i, j, k);
-          const bool beside = j >= box.lo.y && j < box.hi.y && k >= box.lo.z && k < box.hi.z;
-          // x's ghosts on both sides (and face_x's boundary points, 0 and n)
-          const bool x_ghost = i < 0 || i >= 6 || (loc == Location::face_x && i == 0);
-          const real expected = beside && x_ghost ? e[q] : v[q];
-          ASSERT_EQ(w[q], expected) << to_string(loc) << " at " << at({i, j, k});
-          changed += w[q] != v[q];
-        }
-    EXPECT_GT(changed, 0) << to_string(loc);
-  }
+  for (const Exec& ex : test::backends())
+    for (Location loc : {Location::cell, Location::face_x, Location::face_y}) {
+      Field everywhere("e", loc, l, ex.backend()), within("w", loc, l, ex.backend());
+      everywhere.from_host(v);
+      within.from_host(v);
+      fill_ghosts(ex, dec, everywhere, rules);
+      fill_ghosts(ex, dec, {&within}, {rules}, Lane::inner, box);
+      const auto e = everywhere.to_host(), w = within.to_host();
+      int changed = 0;
+      for (int k = all.lo.z; k < all.hi.z; ++k)
+        for (int j = all.lo.y; j < all.hi.y; ++j)
+          for (int i = all.lo.x; i < all.hi.x; ++i) {
+            const std::size_t q = l.index(i, j, k);
+            const bool beside = j >= box.lo.y && j < box.hi.y && k >= box.lo.z && k < box.hi.z;
+            // x's ghosts on both sides (and face_x's boundary points, 0 and n)
+            const bool x_ghost = i < 0 || i >= 6 || (loc == Location::face_x && i == 0);
+            const real expected = beside && x_ghost ? e[q] : v[q];
+            ASSERT_EQ(w[q], expected)
+                << to_string(loc) << " at " << at({i, j, k}) << ", " << ex.description();
+            changed += w[q] != v[q];
+          }
+      EXPECT_GT(changed, 0) << to_string(loc) << ", " << ex.description();
+    }
 }
 
 }  // namespace
