@@ -3,16 +3,19 @@
 // kernel, pairs on a GPU; auto: the model's own choice, rows on the CPU) with and without the
 // smoothed decompaction switch, and prints ms per iteration, A_eff, T_eff and T_eff over the copy
 // bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each other
-// variant's Pe is from the generic one's after the same iterations; the pairs kernel alone
-// at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels [n=256] [iterations=100]:
-// grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer with decompaction weakening
-// R = 1000 (the first chimney setup; the timings barely depend on the state).
+// variant's Pe is from the generic one's after the same iterations; on a GPU, the pairs model
+// iterations once more replayed from a CUDA graph (the same launches without the host between
+// them); the pairs kernel alone at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels
+// [n=256] [iterations=100]: grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer
+// with decompaction weakening R = 1000 (the first chimney setup; the timings barely depend on the
+// state).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -79,6 +82,51 @@ template <int T>
 struct PairsWith : hydromech::PairStoredIteration<3, 3> {
   static constexpr int kThreads = T;
 };
+
+#if defined(__CUDACC__)
+// A capture of stream s into a CUDA graph, ended (and its graph dropped) if a throw leaves it
+// open, so that the stream can launch again.
+struct Capture {
+  CUstream_st* s;
+  explicit Capture(CUstream_st* stream) : s(stream) {
+    check_cuda(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
+  }
+  cudaGraph_t end() {
+    cudaGraph_t graph = nullptr;
+    check_cuda(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture");
+    return graph;
+  }
+  ~Capture() {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+      cudaGraph_t graph = nullptr;
+      if (cudaStreamEndCapture(s, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
+    }
+    cudaGetLastError();
+  }
+};
+
+// Seconds per iteration of `iters` of the model's iterations captured from its stream into a CUDA
+// graph and replayed: what its launches take without the host between them. Against the model's
+// own row, the time lost between launches (the state after is not used: a diagnostic).
+double seconds_per_graphed(const Exec& ex, hydromech::HydroMech& model, int iters) {
+  CUstream_st* s = ex.stream(Lane::inner);
+  ex.synchronize();
+  cudaGraph_t graph;
+  {
+    Capture capture(s);
+    model.iterate(iters);
+    graph = capture.end();
+  }
+  cudaGraphExec_t replay;
+  const cudaError_t made = cudaGraphInstantiate(&replay, graph, 0);
+  cudaGraphDestroy(graph);
+  check_cuda(made, "cudaGraphInstantiate");
+  const double t = seconds_per(ex, 1, [&] { check_cuda(cudaGraphLaunch(replay, s), "graph"); });
+  cudaGraphExecDestroy(replay);
+  return t / iters;
+}
+#endif
 
 // The pairs kernel alone (no Pe ghost or halo porosity kernels) on uniform fields at block sizes
 // of 64 to 512 threads: what the launch shape is worth, and what the small kernels cost.
@@ -176,6 +224,16 @@ int main(int argc, char** argv) {
       std::printf("  max |Pe - Pe_generic| / max |Pe_generic| after %d iterations: %.3e\n",
                   3 * iters, diff / scale);
     }
+#if defined(__CUDACC__)
+    if (ex.on_device() && std::string(v.kernel) == "pairs") {
+      try {  // a diagnostic: the rows after it must not depend on it
+        report(std::string(v.name) + ", graph", seconds_per_graphed(ex, model, iters),
+               model.bytes_per_cell_iteration());
+      } catch (const std::exception& e) {
+        std::printf("  %s, graph: not captured (%s)\n", v.name, e.what());
+      }
+    }
+#endif
   }
   return 0;
 }
