@@ -108,6 +108,7 @@ struct FillAllGhosts {
       if (m.ghost) v[c] = f[c](m.p[0], m.p[1], m.p[2]);
     }
     const int g[3] = {i, j, k};
+    // The chains again, not kept from the loads: six of them would double the registers.
 #pragma unroll
     for (int c = 0; c < kMaxFields; ++c) {
       if (c >= count) break;

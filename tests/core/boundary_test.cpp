@@ -362,30 +362,39 @@ TEST(Boundary, OneLaunchFillEqualsTheFillAxisByAxis) {
 TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {
   // A fill within a box sets the ghosts whose other coordinates lie in it, as a fill everywhere
   // does, and leaves every other point as it was (after a change inside the box, the fill of the
-  // walls it reaches: models/stokes, the rigid bodies' corrections).
+  // walls it reaches: models/stokes, the rigid bodies' corrections). Three fields of different
+  // stagger and values in one call: each ghost from its own field's mirror.
   const Comm self(MPI_COMM_SELF);
   Grid grid;
   grid.n = {6, 5, 4};
   const Decomposition dec(grid, self);
   const Layout l{dec.local_cells(), {1, 1, 1}};
   const Region all = l.all();
-  std::vector<real> v(l.count(), kNaN);
-  for (int k = all.lo.z; k < all.hi.z; ++k)
-    for (int j = all.lo.y; j < all.hi.y; ++j)
-      for (int i = all.lo.x; i < all.hi.x; ++i) v[l.index(i, j, k)] = 100 * k + 10 * j + i;
   SideRules rules;
   rules.fill({GhostRule::keep});  // the x walls only: one sweep, along x
   rules[0] = GhostRule::zero_gradient();
   rules[1] = GhostRule::fixed_value(2);
   const Region box{{-1, 1, 0}, {3, 3, 2}};  // rows 1-2 of planes 0-1
-  for (const Exec& ex : test::backends())
-    for (Location loc : {Location::cell, Location::face_x, Location::face_y}) {
-      Field everywhere("e", loc, l, ex.backend()), within("w", loc, l, ex.backend());
-      everywhere.from_host(v);
-      within.from_host(v);
-      fill_ghosts(ex, dec, everywhere, rules);
-      fill_ghosts(ex, dec, {&within}, {rules}, Lane::inner, box);
-      const auto e = everywhere.to_host(), w = within.to_host();
+  const Location locs[3] = {Location::cell, Location::face_x, Location::face_y};
+  for (const Exec& ex : test::backends()) {
+    std::vector<std::vector<real>> v;
+    std::vector<Field> everywhere, within;
+    for (int c = 0; c < 3; ++c) {
+      v.emplace_back(l.count(), kNaN);
+      for (int k = all.lo.z; k < all.hi.z; ++k)
+        for (int j = all.lo.y; j < all.hi.y; ++j)
+          for (int i = all.lo.x; i < all.hi.x; ++i)
+            v[c][l.index(i, j, k)] = 1000 * c + 100 * k + 10 * j + i;
+      everywhere.emplace_back("e", locs[c], l, ex.backend());
+      within.emplace_back("w", locs[c], l, ex.backend());
+      everywhere[c].from_host(v[c]);
+      within[c].from_host(v[c]);
+      fill_ghosts(ex, dec, everywhere[c], rules);
+    }
+    fill_ghosts(ex, dec, {&within[0], &within[1], &within[2]}, {rules, rules, rules}, Lane::inner,
+                box);
+    for (int c = 0; c < 3; ++c) {
+      const auto e = everywhere[c].to_host(), w = within[c].to_host();
       int changed = 0;
       for (int k = all.lo.z; k < all.hi.z; ++k)
         for (int j = all.lo.y; j < all.hi.y; ++j)
@@ -393,14 +402,15 @@ TEST(Boundary, FillWithinABoxSetsOnlyTheGhostsBesideIt) {
             const std::size_t q = l.index(i, j, k);
             const bool beside = j >= box.lo.y && j < box.hi.y && k >= box.lo.z && k < box.hi.z;
             // x's ghosts on both sides (and face_x's boundary points, 0 and n)
-            const bool x_ghost = i < 0 || i >= 6 || (loc == Location::face_x && i == 0);
-            const real expected = beside && x_ghost ? e[q] : v[q];
+            const bool x_ghost = i < 0 || i >= 6 || (locs[c] == Location::face_x && i == 0);
+            const real expected = beside && x_ghost ? e[q] : v[c][q];
             ASSERT_EQ(w[q], expected)
-                << to_string(loc) << " at " << at({i, j, k}) << ", " << ex.description();
-            changed += w[q] != v[q];
+                << to_string(locs[c]) << " at " << at({i, j, k}) << ", " << ex.description();
+            changed += w[q] != v[c][q];
           }
-      EXPECT_GT(changed, 0) << to_string(loc) << ", " << ex.description();
+      EXPECT_GT(changed, 0) << to_string(locs[c]) << ", " << ex.description();
     }
+  }
 }
 
 }  // namespace
