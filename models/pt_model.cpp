@@ -13,7 +13,8 @@ PtModel::PtModel(const ModelContext& ctx, const pt::Options& solver, bool corner
       split_(split_for(halo_, layout_.interior(), ctx.boundary_width())),
       hide_(ctx.hide_communication() && halo_.remote()),
       solver_(solver),
-      cfl_(solver.cfl) {
+      cfl_(solver.cfl),
+      graphs_(solver.graphs && ex_.on_device() && !halo_.remote()) {
   if (!ex_.on_device()) solver_.govern_threads(ex_.thread_governor());
 }
 

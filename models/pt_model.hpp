@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/halo_exchange.hpp"
+#include "core/iteration_graph.hpp"
 #include "core/overlap.hpp"
 #include "models/field_table.hpp"
 #include "models/model.hpp"
@@ -59,6 +60,16 @@ class PtModel : public Model, public pt::Problem {
   // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
   void copy_unknowns_to_next();
   int dims() const { return dec_.grid().dims(); }
+  // Runs `count` iterations, iteration(i) queuing iteration i; its host state (the swaps of the
+  // iterates with their next buffers) is back where it was after `period` iterations (0: never, a
+  // counter say). Replayed as CUDA graphs (core/iteration_graph.hpp) on a GPU when no halo goes to
+  // another rank (nothing then waits on MPI), solver.graphs allows it and `period` > 0; one by one
+  // otherwise.
+  template <class Iteration>
+  void run_iterations(int count, int period, Iteration&& iteration) {
+    if (graphs_ && period > 0) return graph_.run(ex_, Lane::inner, count, period, iteration);
+    for (int i = 0; i < count; ++i) iteration(i);
+  }
 
   const Decomposition& dec_;
   Exec ex_;
@@ -71,6 +82,10 @@ class PtModel : public Model, public pt::Problem {
   real dt_ = 0;           // the step being solved
   StepReport last_step_;  // the latest step's iterations and residuals, for diagnostics
   FieldTable fields_;
+
+ private:
+  bool graphs_;
+  IterationGraph graph_;
 };
 
 }  // namespace staghorn

@@ -73,6 +73,11 @@ void Options::add_to(io::Schema& s, long long stall) {
         "does not has stalled and restarts with the pseudo-step halved, as after a divergence "
         "(0: never)")
       .at_least(0);
+  s.add("solver.graphs", Type::boolean, false,
+        "On a GPU, replay the iterations between residual checks as CUDA graphs, without the "
+        "host's launches between their kernels, where no halo goes to another rank and the "
+        "model's iteration allows it (docs/architecture.md); the same fields to the bit either "
+        "way. Experimental: not yet run on a GPU");
 }
 
 Options Options::from(const io::json& c) {
@@ -92,6 +97,7 @@ Options Options::from(const io::json& c) {
   o.cfl = io::at_path(c, "solver.cfl").get<real>();
   o.retries = io::at_path(c, "solver.retries").get<int>();
   o.stall = io::at_path(c, "solver.stall").get<long long>();
+  o.graphs = io::at_path(c, "solver.graphs").get<bool>();
   return o;
 }
 

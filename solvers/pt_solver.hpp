@@ -57,6 +57,10 @@ struct Options {
   // Iterations within which the largest residual (over its target) must halve; a solve that
   // does not is stalled and retried as a divergence is (0: never).
   long long stall = 0;
+  // On a GPU, the iterations between residual checks replayed as CUDA graphs where the model's
+  // iterations allow it (models/pt_model.hpp); the same values either way. Off by default until
+  // its GPU tests and timings have run (docs/journal/performance.md).
+  bool graphs = false;
 
   // `stall`: the default of solver.stall (the model's choice).
   static void add_to(io::Schema& schema, long long stall = 0);

@@ -100,13 +100,13 @@ void Diffusion::iterate_dim(int count) {
   const Kernel kernel = kernel_for(Dim);
   const FaceGhosts ghosts = face_ghosts(kernel);
   const std::vector<Field*> next = fields_.next_unknowns();
-  for (int it = 0; it < count; ++it) {
+  run_iterations(count, 2, [&](int) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       update<Dim>(kernel, co, ghosts, r, lane);
     });
     if (!ghosts.any()) apply_boundaries(ex_, dec_, H_new_, bcs_);
     fields_.swap_next();
-  }
+  });
 }
 
 void Diffusion::iterate(int count) {

@@ -210,7 +210,7 @@ void HydroMech::iterate_stored(int count) {
   const FaceGhosts ghosts = face_ghosts(co);
   const unsigned copies = ghost_copies(ghosts);
   const std::vector<Field*> next = fields_.next_unknowns();
-  for (int it = 0; it < count; ++it) {
+  run_iterations(count, 2, [&](int) {
     update_and_exchange(ex_, halo_, split_, next, hide_, [&](const Region& r, Lane lane) {
       update_stored<Dim>(co, ghosts, copies, r, lane);
     });
@@ -218,7 +218,7 @@ void HydroMech::iterate_stored(int count) {
     fields_.swap_next();
     phi_it_.swap_data(phi_it_new_);
     porosity_of_halo(ghosts);
-  }
+  });
   phi_it_valid_ = true;
 }
 

@@ -288,7 +288,10 @@ template <int Dim>
 void Stokes::iterate_dim(int count) {
   const Params c = params();
   const std::vector<Field*> out = fields_.next_unknowns();
-  for (int it = 0; it < count; ++it) {
+  // The power law's count of iterations and the stiff bodies' corrections change the host's state
+  // from one iteration to the next: those run one by one (period 0).
+  const int period = power_ || !bodies_->rigid.empty() ? 0 : 2;
+  run_iterations(count, period, [&](int) {
     const Pseudo<Dim> ps{{c, state(), material()}, {}};
     const State next = state_of(V_new_, P_new_, T_new_);
     if (!(Dim == 3 && tiled_here())) update_wall_edges<Dim>(ex_, dec_, layout_, ps, next);
@@ -306,7 +309,7 @@ void Stokes::iterate_dim(int count) {
     if (bodies) accelerate_rigid_bodies(Dim, walls_lane);
     // The nonlinear viscosity follows the velocities inside the PT iterations.
     if (power_ && ++power_->iterations % opt_.power_law.interval == 0) update_viscosity();
-  }
+  });
 }
 
 void Stokes::iterate(int count) {

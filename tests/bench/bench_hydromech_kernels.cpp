@@ -3,9 +3,9 @@
 // kernel, pairs on a GPU; auto: the model's own choice, rows on the CPU) with and without the
 // smoothed decompaction switch, and prints ms per iteration, A_eff, T_eff and T_eff over the copy
 // bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each other
-// variant's Pe is from the generic one's after the same iterations; on a GPU, the pairs model
-// iterations once more replayed from a CUDA graph (the same launches without the host between
-// them); the pairs kernel alone at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels
+// variant's Pe is from the generic one's after the same iterations; the pairs variants once more
+// with solver.graphs on (on a GPU: replayed as CUDA graphs, against launched one by one); the
+// pairs kernel alone at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels
 // [n=256] [iterations=100]: grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer
 // with decompaction weakening R = 1000 (the first chimney setup; the timings barely depend on the
 // state).
@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,12 +57,13 @@ std::vector<real> interior(const Field& f) {
   return out;
 }
 
-io::json chimney(int n, const std::string& kernel, double smoothing) {
+io::json chimney(int n, const std::string& kernel, double smoothing, bool graphs) {
   io::json b;
   for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi"}) b[side]["type"] = "closed";
   return {{"model", "hydromech"},
           {"grid", {{"n", {n, n, 2 * n}}, {"length", {8.0, 8.0, 16.0}}}},
           {"time", {{"dt", 0.01}, {"steps", 1}}},
+          {"solver", {{"graphs", graphs}}},
           {"hydromech",
            {{"kernel", kernel},
             {"bulk_viscosity",
@@ -82,51 +82,6 @@ template <int T>
 struct PairsWith : hydromech::PairStoredIteration<3, 3> {
   static constexpr int kThreads = T;
 };
-
-#if defined(__CUDACC__)
-// A capture of stream s into a CUDA graph, ended (and its graph dropped) if a throw leaves it
-// open, so that the stream can launch again.
-struct Capture {
-  CUstream_st* s;
-  explicit Capture(CUstream_st* stream) : s(stream) {
-    check_cuda(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
-  }
-  cudaGraph_t end() {
-    cudaGraph_t graph = nullptr;
-    check_cuda(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture");
-    return graph;
-  }
-  ~Capture() {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
-      cudaGraph_t graph = nullptr;
-      if (cudaStreamEndCapture(s, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
-    }
-    cudaGetLastError();
-  }
-};
-
-// Seconds per iteration of `iters` of the model's iterations captured from its stream into a CUDA
-// graph and replayed: what its launches take without the host between them. Against the model's
-// own row, the time lost between launches (the state after is not used: a diagnostic).
-double seconds_per_graphed(const Exec& ex, hydromech::HydroMech& model, int iters) {
-  CUstream_st* s = ex.stream(Lane::inner);
-  ex.synchronize();
-  cudaGraph_t graph;
-  {
-    Capture capture(s);
-    model.iterate(iters);
-    graph = capture.end();
-  }
-  cudaGraphExec_t replay;
-  const cudaError_t made = cudaGraphInstantiate(&replay, graph, 0);
-  cudaGraphDestroy(graph);
-  check_cuda(made, "cudaGraphInstantiate");
-  const double t = seconds_per(ex, 1, [&] { check_cuda(cudaGraphLaunch(replay, s), "graph"); });
-  cudaGraphExecDestroy(replay);
-  return t / iters;
-}
-#endif
 
 // The pairs kernel alone (no Pe ghost or halo porosity kernels) on uniform fields at block sizes
 // of 64 to 512 threads: what the launch shape is worth, and what the small kernels cost.
@@ -189,20 +144,23 @@ int main(int argc, char** argv) {
     const char* name;
     const char* kernel;
     double smoothing;
+    bool graphs = false;  // solver.graphs (on a GPU: iterations replayed as CUDA graphs)
   };
   std::vector<real> reference;  // Pe of the latest generic variant
   for (const Variant v :
        {Variant{"generic, smoothing 0.02", "generic", 0.02},
         Variant{"stored, smoothing 0.02", "stored", 0.02},
         Variant{"pairs, smoothing 0.02", "pairs", 0.02},
+        Variant{"pairs, smoothing 0.02, graphed", "pairs", 0.02, true},
         Variant{"rows, smoothing 0.02", "rows", 0.02},
         Variant{"auto, smoothing 0.02", "auto", 0.02},
         Variant{"generic, sharp switch", "generic", 0.0},
         Variant{"stored, sharp switch", "stored", 0.0},
-        Variant{"pairs, sharp switch", "pairs", 0.0}, Variant{"rows, sharp switch", "rows", 0.0},
-        Variant{"auto, sharp switch", "auto", 0.0}}) {
+        Variant{"pairs, sharp switch", "pairs", 0.0},
+        Variant{"pairs, sharp switch, graphed", "pairs", 0.0, true},
+        Variant{"rows, sharp switch", "rows", 0.0}, Variant{"auto, sharp switch", "auto", 0.0}}) {
     const io::json config =
-        schema_for(find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing));
+        schema_for(find_model("hydromech")).resolve(chimney(n, v.kernel, v.smoothing, v.graphs));
     const RunSettings rs = RunSettings::from(config);
     const Decomposition dec(rs.grid, Comm());
     hydromech::HydroMech model({config, rs, dec, ex});
@@ -224,16 +182,6 @@ int main(int argc, char** argv) {
       std::printf("  max |Pe - Pe_generic| / max |Pe_generic| after %d iterations: %.3e\n",
                   3 * iters, diff / scale);
     }
-#if defined(__CUDACC__)
-    if (ex.on_device() && std::string(v.kernel) == "pairs") {
-      try {  // a diagnostic: the rows after it must not depend on it
-        report(std::string(v.name) + ", graph", seconds_per_graphed(ex, model, iters),
-               model.bytes_per_cell_iteration());
-      } catch (const std::exception& e) {
-        std::printf("  %s, graph: not captured (%s)\n", v.name, e.what());
-      }
-    }
-#endif
   }
   return 0;
 }

@@ -146,16 +146,22 @@ int main(int argc, char** argv) {
     int threads;
     bool rigid;
     int shape;
+    bool graphs = false;  // solver.graphs: on a GPU, the iterations replayed as CUDA graphs
   };
-  std::vector<Variant> variants = {{"generic", 256, false, 0}, {"generic", 128, false, 0},
-                                   {"generic", 512, false, 0}, {"tiled", 256, false, 0}};
+  std::vector<Variant> variants = {{"generic", 256, false, 0},
+                                   {"generic", 128, false, 0},
+                                   {"generic", 512, false, 0},
+                                   {"tiled", 256, false, 0}};
   if (dims == 3 && ex.on_device())
-    for (int s = 1; s < stokes::tiled::kShapeCount; ++s) variants.push_back({"tiled", 256, false, s});
+    for (int s = 1; s < stokes::tiled::kShapeCount; ++s)
+      variants.push_back({"tiled", 256, false, s});
   variants.push_back({"tiled", 256, true, 0});
+  if (dims == 3 && ex.on_device()) variants.push_back({"tiled", 256, false, 0, true});
   double bytes = 0;
   for (const Variant& v : variants) {
     io::json c = config;
     c["stokes"]["kernel"] = v.kernel;
+    c["solver"]["graphs"] = v.graphs;
     if (!v.rigid) c["stokes"]["inclusion"]["rigid_acceleration"] = 0.0;
     stokes::Stokes model({c, rs, dec, ex});
     model.set_threads(v.threads);
@@ -172,6 +178,8 @@ int main(int argc, char** argv) {
     if (tiled && v.shape > 0)
       std::snprintf(name, sizeof name, "tiled iteration, %s",
                     stokes::tiled::label(stokes::tiled::kShapes[v.shape]).c_str());
+    else if (tiled && v.graphs)
+      std::snprintf(name, sizeof name, "tiled iteration, graphed");
     else if (tiled)
       std::snprintf(name, sizeof name, "tiled iteration%s%s", v.rigid ? " + rigid body" : "",
                     dims != 3        ? " (not here: generic)"

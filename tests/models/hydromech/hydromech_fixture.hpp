@@ -1,6 +1,7 @@
 #pragma once
 // Builds the hydromech model from a config fragment, as `staghorn run` would, without files.
 #include <memory>
+#include <utility>
 
 #include "core/decomposition.hpp"
 #include "models/hydromech/hydromech.hpp"
@@ -13,11 +14,11 @@ namespace staghorn::test {
 struct HydroMechRun {
   io::json config;
   RunSettings settings;
-  Exec exec = Exec::cpu();
+  Exec exec;
   std::unique_ptr<Decomposition> dec;
   std::unique_ptr<hydromech::HydroMech> model;
 
-  explicit HydroMechRun(io::json user) {
+  explicit HydroMechRun(io::json user, Exec backend = Exec::cpu()) : exec(std::move(backend)) {
     user["model"] = "hydromech";
     config = schema_for(find_model("hydromech")).resolve(user);
     settings = RunSettings::from(config);
