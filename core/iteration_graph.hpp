@@ -24,8 +24,10 @@ class IterationGraph {
   IterationGraph(const IterationGraph&) = delete;
   IterationGraph& operator=(const IterationGraph&) = delete;
 
-  // Runs iterations 0 .. count-1: iteration(i) queues iteration i on `lane` of `ex`. The replays
-  // count as one compute phase of the run's phase timer (no events inside a graph).
+  // Runs `count` iterations on `lane` of `ex`; iteration(i) queues one. A replay repeats the
+  // captured ones, i = 0 .. unit - 1, so i may only select what each unit repeats (the parity,
+  // say). The replays count as one compute phase of the run's phase timer (no events inside a
+  // graph).
   template <class Iteration>
   void run(const Exec& ex, Lane lane, int count, int period, Iteration&& iteration) {
     const int unit = batches_++ > 0 ? graphed_iterations(ex, count, period) : 0;

@@ -60,11 +60,11 @@ class PtModel : public Model, public pt::Problem {
   // Every unknown's next-iterate buffer from the unknown: walls and ghosts stay put in both.
   void copy_unknowns_to_next();
   int dims() const { return dec_.grid().dims(); }
-  // Runs `count` iterations, iteration(i) queuing iteration i; its host state (the swaps of the
-  // iterates with their next buffers) is back where it was after `period` iterations (0: never, a
-  // counter say). Replayed as CUDA graphs (core/iteration_graph.hpp) on a GPU when no halo goes to
-  // another rank (nothing then waits on MPI), solver.graphs allows it and `period` > 0; one by one
-  // otherwise.
+  // Runs `count` iterations, iteration(i) queuing one (IterationGraph::run); its host state (the
+  // swaps of the iterates with their next buffers) is back where it was after `period` iterations
+  // (0: never, a counter say). Replayed as CUDA graphs (core/iteration_graph.hpp) on a GPU when no
+  // halo goes to another rank (nothing then waits on MPI), solver.graphs allows it and `period` >
+  // 0; one by one otherwise.
   template <class Iteration>
   void run_iterations(int count, int period, Iteration&& iteration) {
     if (graphs_ && period > 0) return graph_.run(ex_, Lane::inner, count, period, iteration);

@@ -50,7 +50,6 @@ TEST(IterationGraph, ReplaysEveryIterationOnceInOrder) {
       SCOPED_TRACE(ex.description() + ", " + std::to_string(count) + " iterations");
       IterationGraph graph;
       Pair p(ex, l);
-      std::vector<real> want;
       // The first batch runs one by one; the later ones are replayed where the backend can.
       for (int batch = 0; batch < 3; ++batch) {
         graph.run(ex, Lane::inner, count, 2, [&](int i) { p.iterate(ex, l, i); });

@@ -105,6 +105,7 @@ TEST(GraphedIterations, SameBitsAsLaunchedOneByOne) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   for (const double smoothing : {0.02, 0.0}) {
     io::json graphed = layer("pairs", smoothing, 1), single = graphed;
+    graphed["solver"]["graphs"] = true;
     single["solver"]["graphs"] = false;
     HydroMechRun a(graphed, Exec::cuda(0)), b(single, Exec::cuda(0));
     for (HydroMechRun* r : {&a, &b}) {
