@@ -67,6 +67,18 @@ inline std::vector<real> interior_values(const Field& f, bool with_high_faces = 
   return out;
 }
 
+// Every point of a field on this rank, halo and ghosts included (Layout::all()), x fastest.
+inline std::vector<real> all_values(const Field& f) {
+  const std::vector<real> all = f.to_host();
+  const Layout& l = f.layout();
+  const Region r = l.all();
+  std::vector<real> out;
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+      for (int i = r.lo.x; i < r.hi.x; ++i) out.push_back(all[l.index(i, j, k)]);
+  return out;
+}
+
 // Message of the staghorn::Error (or subclass) `f` throws, or "<no error>".
 template <class F>
 std::string error_of(F f) {

@@ -9,11 +9,13 @@
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
+#include "core/x_side_ghosts.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/porosity_stats.hpp"
 #include "models/staggered_stokes/fields.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/wall_edges.hpp"
+#include "models/staggered_stokes/walls.hpp"
 
 #if defined(__CUDACC__)
 #include "models/hydromech/coupled_tiled.hpp"
@@ -101,12 +103,12 @@ CoupledHydroMech::CoupledHydroMech(const ModelContext& ctx, const Options& opt)
   fields_.add(dPfdtau_, FieldTable::pseudo_rate);
   if (opt_.predictor) {
     const stokes::FieldText rate{"1", "1", "rate over the last step of the solid velocity"};
-    rates_ = std::make_unique<Rates>(Rates{
-        stokes::velocity_fields("dVdt_", layout_, ex_.backend(), &rate),
-        Field("dPdt", Location::cell, layout_, ex_.backend(), "1",
-              "rate over the last step of the total over-pressure"),
-        Field("dPfdt", Location::cell, layout_, ex_.backend(), "1",
-              "rate over the last step of the fluid over-pressure")});
+    rates_ = std::make_unique<Rates>(
+        Rates{stokes::velocity_fields("dVdt_", layout_, ex_.backend(), &rate),
+              Field("dPdt", Location::cell, layout_, ex_.backend(), "1",
+                    "rate over the last step of the total over-pressure"),
+              Field("dPfdt", Location::cell, layout_, ex_.backend(), "1",
+                    "rate over the last step of the fluid over-pressure")});
     const unsigned kept = FieldTable::output | FieldTable::state;
     fields_.add(rates_->P, kept).add(rates_->Pf, kept);
     for (int a = 0; a < dims(); ++a) fields_.add(rates_->V[a], kept);
@@ -168,13 +170,12 @@ real CoupledHydroMech::fluid_drive() const {
 
 namespace {
 // The solid's PT parameters the tuning starts from (Re) and keeps (r): the best of a sweep over Re
-// 8..64 and r 0.5..16 on a rising blob and a reservoir's first step (docs/models/hydromech-coupled.md).
+// 8..64 and r 0.5..16 on a rising blob and a reservoir's first step
+// (docs/models/hydromech-coupled.md).
 constexpr real kStartRe = 24, kR = 4;
 }  // namespace
 
-real CoupledHydroMech::Re() const {
-  return damping_ ? damping_->Re() : opt_.Re.value_or(kStartRe);
-}
+real CoupledHydroMech::Re() const { return damping_ ? damping_->Re() : opt_.Re.value_or(kStartRe); }
 real CoupledHydroMech::r() const { return opt_.r.value_or(kR); }
 
 coupled::Constants CoupledHydroMech::constants() const {
@@ -221,14 +222,20 @@ coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
       {{k.sp, state_of(V_, P_, T_), {mu_.view(), mu_max_.view(), exc_.view()}}, old}, k, extra()};
 }
 
-// The solid walls, and the ghosts of p (zero gradient) and pf (the fluid conditions: closed, the
-// gradient B that stops the Darcy flux; dirichlet, pf = value on the side), in one fill.
-void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf) {
+// The fluid conditions: closed, the gradient B that stops the Darcy flux; dirichlet, pf = value
+// on the side.
+SideRules CoupledHydroMech::fluid_rules() const {
   real minus_body[3];
   for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -fluid_drive() : 0;
+  return pe_rules(dec_.grid(), opt_.fluid_sides, minus_body);
+}
+
+// The solid walls, and the ghosts of p (zero gradient) and pf (fluid_rules), in one fill.
+void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf, bool x_sides) {
   GhostFill fill;
-  walls_.add_velocities(fill, V, dims());
-  fill.add(P, zero_gradient_sides()).add(Pf, pe_rules(dec_.grid(), opt_.fluid_sides, minus_body));
+  walls_.add_velocities(fill, V, dims(), x_sides ? stokes::Walls::kAllSides : stokes::Walls::kNotX);
+  const SideRules p = zero_gradient_sides(), pf = fluid_rules();
+  fill.add(P, x_sides ? p : beyond_x(p)).add(Pf, x_sides ? pf : beyond_x(pf));
   fill.apply(ex_, dec_);
 }
 
@@ -339,6 +346,11 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
           coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
       args.open_z[0] = dec_.at_low(2) && opt_.fluid_sides[4].kind == PeBcKind::dirichlet;
       args.open_z[1] = dec_.at_high(2) && opt_.fluid_sides[5].kind == PeBcKind::dirichlet;
+      // The ghosts beyond the x sides, stored with the values they mirror (apply_walls then
+      // fills the other sides).
+      args.v_ghosts = stokes::x_wall_ghosts(walls_, dec_, layout_);
+      args.p_ghosts =
+          x_side_ghosts<2>({zero_gradient_sides(), fluid_rules()}, {false, false}, dec_, layout_);
       constexpr int kShapes = coupled::kTiledShapeCount;
       return dispatch_index<kShapes>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
@@ -364,7 +376,7 @@ void CoupledHydroMech::iterate_dim(int count) {
     update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
       run_iteration<Dim, Sourced>(ps, next, r, lane);
     });
-    apply_walls(V_new_, P_new_, Pf_new_);
+    apply_walls(V_new_, P_new_, Pf_new_, /*x_sides=*/!(Dim == 3 && !Sourced && tiled_here()));
     fields_.swap_next();
     if (fused_porosity())
       porosity_stale_ = true;  // the next kernel computes it; residuals ask for it
@@ -418,8 +430,7 @@ real CoupledHydroMech::volume_balance() {
       constexpr int D = decltype(dim)::value;
       constexpr bool S = decltype(sourced)::value;
       update_porosity();
-      return exact_sum(ex_, dec_.comm(), layout_.interior(),
-                       VolumeResidual<D, S>{pseudo<D, S>()});
+      return exact_sum(ex_, dec_.comm(), layout_.interior(), VolumeResidual<D, S>{pseudo<D, S>()});
     });
   });
 }
@@ -494,21 +505,21 @@ std::vector<Diagnostic> CoupledHydroMech::diagnostics() {
                  r < last_step_.residuals.size() ? last_step_.residuals[r].norm : 0});
     ++r;
   }
-  d.insert(d.end(), {{"fluid_volume", s.fluid},
-                     {"solid_volume", solid},
-                     {"fluid_outflow", outflow_},
-                     {"fluid_inflow", inflow_},
-                     {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},
-                     {"solid_balance_error",
-                      solid > 0 ? std::fabs(solid_balance_) * dt_ / solid : 0},
-                     {"front_height", c.front},
-                     {"front_speed", dt_ > 0 ? (c.front - front_start_) / dt_ : 0},
-                     {"chimney_width", c.width},
-                     {"pt_Re", Re()},
-                     {"phi_max", s.phi_max},
-                     {"peak_height", s.peak_height},
-                     {"excess_centroid", s.excess_centroid},
-                     {"solid_velocity_max", v_max}});
+  d.insert(d.end(),
+           {{"fluid_volume", s.fluid},
+            {"solid_volume", solid},
+            {"fluid_outflow", outflow_},
+            {"fluid_inflow", inflow_},
+            {"balance_error", s.fluid > 0 ? std::fabs(balance_) * dt_ / s.fluid : 0},
+            {"solid_balance_error", solid > 0 ? std::fabs(solid_balance_) * dt_ / solid : 0},
+            {"front_height", c.front},
+            {"front_speed", dt_ > 0 ? (c.front - front_start_) / dt_ : 0},
+            {"chimney_width", c.width},
+            {"pt_Re", Re()},
+            {"phi_max", s.phi_max},
+            {"peak_height", s.peak_height},
+            {"excess_centroid", s.excess_centroid},
+            {"solid_velocity_max", v_max}});
   return d;
 }
 

@@ -30,14 +30,14 @@ class CoupledHydroMech final : public PtModel {
   struct Options {
     Material mat;
     PeBcs fluid_sides;
-    bool two_phase;          // physics = two_phase (else the small-porosity limit)
+    bool two_phase;             // physics = two_phase (else the small-porosity limit)
     two_phase::ShearLaw shear;  // mu(phi, eps_II), caps, relaxation, G
-    int shear_interval;      // PT iterations between viscosity updates (a varying law)
-    std::optional<real> Re, r;               // none: chosen by the model
+    int shear_interval;         // PT iterations between viscosity updates (a varying law)
+    std::optional<real> Re, r;  // none: chosen by the model
     std::optional<real> reference_porosity;  // none: phi0, or the mean on a periodic up axis
     ChimneyOptions chimney;                  // hydromech.chimney: the front's diagnostics
     std::array<stokes::Wall, 6> walls;
-    bool tiled;  // kernel = tiled
+    bool tiled;             // kernel = tiled
     bool predictor;         // predictor = linear: each step starts from p, pf, v extrapolated
     bool level_correction;  // p and pf shifted together to balance the domain's volume
     pt::Options solver;
@@ -119,7 +119,11 @@ class CoupledHydroMech final : public PtModel {
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();
   std::vector<int> stress_components() const;
-  void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf);
+  // The ghost rules of pf (the fluid conditions of hydromech.boundary).
+  SideRules fluid_rules() const;
+  // The walls' ghosts of V, p and pf; x_sides false: not beyond the x sides, which the tiled
+  // kernel stores itself.
+  void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf, bool x_sides = true);
   void porosity_pass();
   // The tiled kernel computes the iterate's porosity itself (no open fluid side): the porosity
   // pass then runs only when a residual needs exc (update_porosity).
@@ -184,7 +188,7 @@ class CoupledHydroMech final : public PtModel {
   Field mu_s_, mu_s_start_;  // the creep viscosity (state: the next step starts from it)
   Field scale_;              // the compaction scale 1 / ((1 - A) S) (physics.hpp's `scale`)
   Field slope_;              // scratch: the porosity's slopes along one axis (advection)
-  stokes::Walls walls_;  // free slip or no slip (hydromech.coupled.boundary), no normal flow
+  stokes::Walls walls_;      // free slip or no slip (hydromech.coupled.boundary), no normal flow
   Options opt_;
   bool tiled_;  // hydromech.coupled.kernel = tiled, and the block fits 32-bit offsets
   bool porosity_stale_ = false;  // exc lags the iterate (fused_porosity)
@@ -193,11 +197,11 @@ class CoupledHydroMech final : public PtModel {
   // hydromech.coupled.Re = null: the damping tuned from each step's residual history, from
   // kStartRe each step (a restart repeats it bit for bit).
   std::optional<stokes::DampingControl> damping_;
-  real relaxation_ = 1;  // the viscosity's log-space relaxation this step (retries lower it)
-  real front_start_ = 0;            // the chimney's front at the step's start
+  real relaxation_ = 1;   // the viscosity's log-space relaxation this step (retries lower it)
+  real front_start_ = 0;  // the chimney's front at the step's start
   real phi_ref_;
-  bool mean_reference_;  // periodic up axis: phi_ref is the mean porosity (one sum per step)
-  real balance_ = 0;     // the latest step's fluid volume balance error (sum of R_f dV)
+  bool mean_reference_;     // periodic up axis: phi_ref is the mean porosity (one sum per step)
+  real balance_ = 0;        // the latest step's fluid volume balance error (sum of R_f dV)
   real solid_balance_ = 0;  // ... and solid (sum of R_s dV)
   real outflow_ = 0, inflow_ = 0;  // fluid volume leaving, entering per unit time (latest step)
   // Manufactured-solution sources (set_sources), in the order of coupled::Sources; null: none.

@@ -34,17 +34,10 @@ void Walls::add_velocities(GhostFill& fill, std::array<Field, 3>& V, int dims,
 }
 
 XWallGhosts x_wall_ghosts(const Walls& walls, const Decomposition& dec, const Layout& l) {
-  XWallGhosts x;
-  x.n = l.n[0];
-  x.h = l.h[0];
-  for (int c = 0; c < 3; ++c) {
-    const SideRules rules = walls.velocity_rules(c);
-    for (int side = 0; side < 2; ++side) x.rule[side][c] = rules[side];
-  }
-  for_each_boundary_side(dec, l, [&](int a, int side) {
-    if (a == 0) x.on[side] = true;
-  });
-  return x;
+  // The x velocity lies on the x faces, the others not.
+  return x_side_ghosts<3>(
+      {walls.velocity_rules(0), walls.velocity_rules(1), walls.velocity_rules(2)},
+      {true, false, false}, dec, l);
 }
 
 }  // namespace staghorn::stokes

@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, C
       new_face_velocities<TX>(c, t, st, {sp.density + b0 * N, rho, rho_prev},
                               {sp.inv + b0 * N, inv, inv_prev}, wall, v);
       a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
-      if (a.x_ghosts.on[0] || a.x_ghosts.on[1]) {
+      if (a.x_ghosts.any()) {
         real* const out[3] = {a.oVx, a.oVy, a.oVz};
         a.x_ghosts.store(out, o, i, v);
       }

@@ -2,11 +2,12 @@
 // generic kernel on the same GPU and on the CPU: a 3-D column with closed side walls (no slip on
 // two sides), visco-elastic or viscous, closed or with an open top (the kernel computes the
 // porosity itself, or reads the pass's), decompaction weakening and a porosity blob, a constant or
-// a porosity-weakened power-law shear viscosity, after 50 PT iterations from a random state. Both kernels compute the same pointwise expressions, so the
-// results agree to rounding (the compiler contracts multiply-adds differently in the two):
-// asserted to 1e-11 of each field's largest change (a wrong term or index shows as O(1)), the
-// edges on the high walls included. The grid is not a multiple of the tiles (30 x 6 x 16). The
-// comparison is skipped without a GPU, as in CI; the reference's own check runs everywhere.
+// a porosity-weakened power-law shear viscosity, after 50 PT iterations from a random state. Both
+// kernels compute the same pointwise expressions, so the results agree to rounding (the compiler
+// contracts multiply-adds differently in the two): asserted to 1e-11 of each field's largest change
+// (a wrong term or index shows as O(1)), the edges on the high walls included. The grid is not a
+// multiple of the tiles (30 x 6 x 16). The comparison is skipped without a GPU, as in CI; the
+// reference's own check runs everywhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,10 +30,11 @@ enum class Fluid { closed, open_z, open_x };
 struct Case {
   double shear_modulus;  // 0: a viscous solid (the tiled kernel then loads no old stresses)
   Fluid fluid;
-  bool varying = false;  // a porosity-weakened power-law shear viscosity, updated every 5 iterations
+  bool varying =
+      false;  // a porosity-weakened power-law shear viscosity, updated every 5 iterations
 };
 
-io::json column(const std::string& kernel, const Case& c) {
+io::json column(const std::string& kernel, const Case& c, int nx = 40) {
   io::json fluid;
   for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
     fluid[side] = {{"type", "closed"}};
@@ -43,10 +45,10 @@ io::json column(const std::string& kernel, const Case& c) {
                       {"boundary", {{"x_lo", "no_slip"}, {"z_hi", "no_slip"}}}};
   if (c.varying) {
     coupled["porosity_weakening"] = 20;
-    coupled["power_law"] = {{"n", 3}, {"eps_ref", 0.01}, {"eta_min", 0.1}, {"eta_max", 10},
-                            {"interval", 5}};
+    coupled["power_law"] = {
+        {"n", 3}, {"eps_ref", 0.01}, {"eta_min", 0.1}, {"eta_max", 10}, {"interval", 5}};
   }
-  return {{"grid", {{"n", {40, 20, 50}}, {"length", {4.0, 2.0, 5.0}}}},
+  return {{"grid", {{"n", {nx, 20, 50}}, {"length", {0.1 * nx, 2.0, 5.0}}}},
           {"time", {{"dt", 0.01}}},
           {"hydromech",
            {{"phi0", 0.02},
@@ -146,6 +148,48 @@ TEST_P(CoupledParity, TiledCudaIterationsMatchGeneric) {
     EXPECT_GT(change, 0) << name;
     EXPECT_LE(tg, 1e-11 * change) << name;
     EXPECT_LE(tc, 1e-11 * change) << name;
+  }
+}
+
+// The tiled kernel stores the ghosts beyond the x sides itself (XSideGhosts: the velocities' walls,
+// no slip at x_lo; p's zero gradient; pf's fluid conditions, closed or fixed on an open x_hi), and
+// the walls' fill sets only the other sides: every ghost of V, p and pf, edges and corners
+// included, as the generic kernel and the fill of every side leave it. nx = 42: the high side's
+// ghosts lie in the middle of their 32-byte sectors, after interior points that the sector's
+// store must not touch (store_face_ghost).
+TEST_P(CoupledParity, TiledKernelSetsTheXSideGhostsAsTheFill) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (const int nx : {40, 42}) {
+    CoupledRun generic(column("generic", GetParam(), nx), Exec::cuda(0)),
+        tiled(column("tiled", GetParam(), nx), Exec::cuda(0));
+    randomize(generic);
+    randomize(tiled);
+    auto fields = [](CoupledRun& r) {
+      const hydromech::CoupledHydroMech& m = *r.model;
+      return std::vector<const Field*>{&m.V(0), &m.V(1), &m.V(2), &m.P(), &m.Pf()};
+    };
+    std::vector<std::vector<real>> start;
+    for (const Field* f : fields(generic)) start.push_back(all_values(*f));
+    generic.model->iterate(kIterations);
+    tiled.model->iterate(kIterations);
+    const Region all = generic.model->P().layout().all();
+    for (std::size_t f = 0; f < start.size(); ++f) {
+      const std::vector<real> g = all_values(*fields(generic)[f]),
+                              t = all_values(*fields(tiled)[f]);
+      double change = 0, diff = 0, ghost_change = 0;
+      std::size_t q = 0;
+      for (int k = all.lo.z; k < all.hi.z; ++k)
+        for (int j = all.lo.y; j < all.hi.y; ++j)
+          for (int i = all.lo.x; i < all.hi.x; ++i, ++q) {
+            change = std::fmax(change, std::fabs(g[q] - start[f][q]));
+            if (i < 0 || i >= nx)
+              ghost_change = std::fmax(ghost_change, std::fabs(g[q] - start[f][q]));
+            diff = std::isfinite(t[q]) ? std::fmax(diff, std::fabs(t[q] - g[q])) : INFINITY;
+          }
+      const std::string name = fields(generic)[f]->name();
+      EXPECT_GT(ghost_change, 0) << name << ", nx " << nx << ": the x sides' ghosts moved";
+      EXPECT_LE(diff, 1e-11 * change) << name << ", nx " << nx;
+    }
   }
 }
 

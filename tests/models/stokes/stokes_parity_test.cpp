@@ -146,18 +146,6 @@ TEST(StokesParity, GraphedIterationsMatchOneByOneToTheBit) {
   }
 }
 
-// Every point of a field, halos and ghosts included (Layout::all()).
-std::vector<real> all_points(const Field& f) {
-  const std::vector<real> all = f.to_host();
-  const Layout& l = f.layout();
-  const Region r = l.all();
-  std::vector<real> out;
-  for (int k = r.lo.z; k < r.hi.z; ++k)
-    for (int j = r.lo.y; j < r.hi.y; ++j)
-      for (int i = r.lo.x; i < r.hi.x; ++i) out.push_back(all[l.index(i, j, k)]);
-  return out;
-}
-
 // The tiled kernel stores the velocities' ghosts beyond the x walls itself (XWallGhosts, a no-slip
 // wall at x_lo and a free-slip one at x_hi), and the walls' fill sets only the other sides: every
 // ghost, edges and corners included, as the generic kernel and the fill of every side leave it.
@@ -170,14 +158,14 @@ TEST(StokesParity, TiledKernelSetsTheXWallGhostsAsTheFill) {
     randomize(generic);
     randomize(tiled);
     std::vector<std::vector<real>> start;
-    for (int a = 0; a < 3; ++a) start.push_back(all_points(generic.model->V(a)));
+    for (int a = 0; a < 3; ++a) start.push_back(all_values(generic.model->V(a)));
     iterate(generic);
     iterate(tiled);
     const Layout& l = generic.model->V(0).layout();
     const Region all = l.all();
     for (int a = 0; a < 3; ++a) {
-      const std::vector<real> g = all_points(generic.model->V(a)),
-                              t = all_points(tiled.model->V(a));
+      const std::vector<real> g = all_values(generic.model->V(a)),
+                              t = all_values(tiled.model->V(a));
       double change = 0, diff = 0, ghost_change = 0;
       std::size_t q = 0;
       for (int k = all.lo.z; k < all.hi.z; ++k)
