@@ -2,6 +2,7 @@
 // Helpers shared by the tests.
 #include <mpi.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,29 @@ inline std::vector<real> all_values(const Field& f) {
     for (int j = r.lo.y; j < r.hi.y; ++j)
       for (int i = r.lo.x; i < r.hi.x; ++i) out.push_back(all[l.index(i, j, k)]);
   return out;
+}
+
+// Two runs' values of a field at every point (all_values) after iterations from `start`: the
+// largest change of the reference `ref`, the largest difference of `other` from it (infinite where
+// `other` is not finite) and the largest change of `ref` among the ghosts beyond the x sides.
+struct AllPoints {
+  double change = 0, diff = 0, x_ghost_change = 0;
+};
+inline AllPoints compare_all_points(const Layout& l, const std::vector<real>& start,
+                                    const std::vector<real>& ref, const std::vector<real>& other) {
+  AllPoints c;
+  const Region r = l.all();
+  std::size_t q = 0;
+  for (int k = r.lo.z; k < r.hi.z; ++k)
+    for (int j = r.lo.y; j < r.hi.y; ++j)
+      for (int i = r.lo.x; i < r.hi.x; ++i, ++q) {
+        const double moved = std::fabs(ref[q] - start[q]);
+        c.change = std::fmax(c.change, moved);
+        if (i < 0 || i >= l.n.x) c.x_ghost_change = std::fmax(c.x_ghost_change, moved);
+        c.diff =
+            std::isfinite(other[q]) ? std::fmax(c.diff, std::fabs(other[q] - ref[q])) : INFINITY;
+      }
+  return c;
 }
 
 // Message of the staghorn::Error (or subclass) `f` throws, or "<no error>".

@@ -172,23 +172,13 @@ TEST_P(CoupledParity, TiledKernelSetsTheXSideGhostsAsTheFill) {
     for (const Field* f : fields(generic)) start.push_back(all_values(*f));
     generic.model->iterate(kIterations);
     tiled.model->iterate(kIterations);
-    const Region all = generic.model->P().layout().all();
+    const Layout& l = generic.model->P().layout();
     for (std::size_t f = 0; f < start.size(); ++f) {
-      const std::vector<real> g = all_values(*fields(generic)[f]),
-                              t = all_values(*fields(tiled)[f]);
-      double change = 0, diff = 0, ghost_change = 0;
-      std::size_t q = 0;
-      for (int k = all.lo.z; k < all.hi.z; ++k)
-        for (int j = all.lo.y; j < all.hi.y; ++j)
-          for (int i = all.lo.x; i < all.hi.x; ++i, ++q) {
-            change = std::fmax(change, std::fabs(g[q] - start[f][q]));
-            if (i < 0 || i >= nx)
-              ghost_change = std::fmax(ghost_change, std::fabs(g[q] - start[f][q]));
-            diff = std::isfinite(t[q]) ? std::fmax(diff, std::fabs(t[q] - g[q])) : INFINITY;
-          }
+      const AllPoints c = compare_all_points(l, start[f], all_values(*fields(generic)[f]),
+                                             all_values(*fields(tiled)[f]));
       const std::string name = fields(generic)[f]->name();
-      EXPECT_GT(ghost_change, 0) << name << ", nx " << nx << ": the x sides' ghosts moved";
-      EXPECT_LE(diff, 1e-11 * change) << name << ", nx " << nx;
+      EXPECT_GT(c.x_ghost_change, 0) << name << ", nx " << nx << ": the x sides' ghosts moved";
+      EXPECT_LE(c.diff, 1e-11 * c.change) << name << ", nx " << nx;
     }
   }
 }
