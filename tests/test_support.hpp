@@ -3,7 +3,10 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/comm.hpp"
@@ -66,6 +69,13 @@ inline std::vector<real> interior_values(const Field& f, bool with_high_faces = 
     for (int j = 0; j < l.n.y + e; ++j)
       for (int i = 0; i < l.n.x + e; ++i) out.push_back(all[l.index(i, j, k)]);
   return out;
+}
+
+// The bits of a value, for comparisons to the bit that tell -0 from 0 and one NaN from another.
+inline std::uint64_t bits_of(real x) {
+  std::conditional_t<sizeof(real) == 8, std::uint64_t, std::uint32_t> b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
 }
 
 // Every point of a field on this rank, halo and ghosts included (Layout::all()), x fastest.

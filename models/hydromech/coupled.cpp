@@ -222,20 +222,19 @@ coupled::Pseudo<Dim, Sourced> CoupledHydroMech::pseudo() {
       {{k.sp, state_of(V_, P_, T_), {mu_.view(), mu_max_.view(), exc_.view()}}, old}, k, extra()};
 }
 
-// The fluid conditions: closed, the gradient B that stops the Darcy flux; dirichlet, pf = value
-// on the side.
-SideRules CoupledHydroMech::fluid_rules() const {
+// pf's: closed, the gradient B that stops the Darcy flux; dirichlet, pf = value on the side.
+std::array<SideRules, 2> CoupledHydroMech::pressure_rules() const {
   real minus_body[3];
   for (int a = 0; a < 3; ++a) minus_body[a] = a == up_ ? -fluid_drive() : 0;
-  return pe_rules(dec_.grid(), opt_.fluid_sides, minus_body);
+  return {zero_gradient_sides(), pe_rules(dec_.grid(), opt_.fluid_sides, minus_body)};
 }
 
-// The solid walls, and the ghosts of p (zero gradient) and pf (fluid_rules), in one fill.
+// The solid walls, and the ghosts of p and pf (pressure_rules), in one fill.
 void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf, bool x_sides) {
   GhostFill fill;
   walls_.add_velocities(fill, V, dims(), x_sides ? stokes::Walls::kAllSides : stokes::Walls::kNotX);
-  const SideRules p = zero_gradient_sides(), pf = fluid_rules();
-  fill.add(P, x_sides ? p : beyond_x(p)).add(Pf, x_sides ? pf : beyond_x(pf));
+  const std::array<SideRules, 2> r = pressure_rules();
+  fill.add(P, x_sides ? r[0] : beyond_x(r[0])).add(Pf, x_sides ? r[1] : beyond_x(r[1]));
   fill.apply(ex_, dec_);
 }
 
@@ -349,8 +348,7 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
       // The ghosts beyond the x sides, stored with the values they mirror (apply_walls then
       // fills the other sides).
       args.v_ghosts = stokes::x_wall_ghosts(walls_, dec_, layout_);
-      args.p_ghosts =
-          x_side_ghosts<2>({zero_gradient_sides(), fluid_rules()}, {false, false}, dec_, layout_);
+      args.p_ghosts = x_side_ghosts<2>(pressure_rules(), {false, false}, dec_, layout_);
       constexpr int kShapes = coupled::kTiledShapeCount;
       return dispatch_index<kShapes>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -21,6 +19,7 @@
 namespace staghorn {
 namespace {
 
+using test::bits_of;
 using test::error_of;
 using test::gather_text;
 
@@ -300,12 +299,6 @@ void fill_axis_by_axis(const Grid& grid, const Layout& l, Location loc, const Si
           }
     }
   }
-}
-
-std::uint64_t bits_of(real x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
 }
 
 TEST(Boundary, OneLaunchFillEqualsTheFillAxisByAxis) {

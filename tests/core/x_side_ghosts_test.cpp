@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,11 +16,7 @@
 namespace staghorn {
 namespace {
 
-std::uint64_t bits_of(real x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
+using test::bits_of;
 
 // Values that differ from point to point and from call to call (seed).
 std::vector<real> values(std::size_t count, unsigned seed) {

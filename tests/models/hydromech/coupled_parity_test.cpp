@@ -168,15 +168,15 @@ TEST_P(CoupledParity, TiledKernelSetsTheXSideGhostsAsTheFill) {
       const hydromech::CoupledHydroMech& m = *r.model;
       return std::vector<const Field*>{&m.V(0), &m.V(1), &m.V(2), &m.P(), &m.Pf()};
     };
+    const std::vector<const Field*> g = fields(generic), t = fields(tiled);
     std::vector<std::vector<real>> start;
-    for (const Field* f : fields(generic)) start.push_back(all_values(*f));
+    for (const Field* f : g) start.push_back(all_values(*f));
     generic.model->iterate(kIterations);
     tiled.model->iterate(kIterations);
     const Layout& l = generic.model->P().layout();
     for (std::size_t f = 0; f < start.size(); ++f) {
-      const AllPoints c = compare_all_points(l, start[f], all_values(*fields(generic)[f]),
-                                             all_values(*fields(tiled)[f]));
-      const std::string name = fields(generic)[f]->name();
+      const AllPoints c = compare_all_points(l, start[f], all_values(*g[f]), all_values(*t[f]));
+      const std::string name = g[f]->name();
       EXPECT_GT(c.x_ghost_change, 0) << name << ", nx " << nx << ": the x sides' ghosts moved";
       EXPECT_LE(c.diff, 1e-11 * c.change) << name << ", nx " << nx;
     }
