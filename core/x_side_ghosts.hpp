@@ -27,27 +27,31 @@ SH_HD inline Mirror wall_mirror(bool staggered, int side, int n, int h, int i) {
   return {g, g >= span.lo && g < span.hi && g != i};
 }
 
-// The x sides' ghosts of N fields of one layout, field c by rule[side][c].
+// The x sides' ghosts of N fields of one layout, field c by rule[side][c]. What the kernel needs
+// is worked out once on the host: the points whose ghosts a side sets (first..last, empty where
+// the rule keeps them) and the mirror index they are reflected across. The store then costs a
+// kernel holding nearly all its registers no more than a comparison and a subtraction per field,
+// where the general form (wall_mirror per point) made the coupled kernel spill.
 template <int N>
 struct XSideGhosts {
-  GhostRule rule[2][N];         // [x_lo, x_hi][field]
-  bool staggered[N] = {};       // field c lies on the x faces
-  bool on[2] = {false, false};  // this block's low (high) x side is a physical boundary
-  int n = 0, h = 0;             // the block's cells and halo width along x
+  GhostRule rule[2][N];                   // [x_lo, x_hi][field]
+  int first[2][N] = {}, last[2][N] = {};  // the points i whose ghost the side sets
+  int mirror[2][N] = {};                  // ghost g = mirror - i (ghost_span's mirror)
+  bool on[2] = {false, false};            // this block's low (high) x side is a physical boundary
+  int h = 0;                              // the block's halo width along x
 
   SH_HD bool any() const { return on[0] || on[1]; }
 
   // Stores the ghosts that point i's new values v mirror, at row offset o of out[c].
-  SH_HD void store(real* const out[N], long long o, int i, const real v[N]) const {
+  SH_HD void store(real* const out[N], int o, int i, const real v[N]) const {
+#pragma unroll
     for (int side = 0; side < 2; ++side) {
-      if (!on[side] || (side == 0 ? i > h : i < n - h)) continue;
+      if (!on[side]) continue;
+#pragma unroll
       for (int c = 0; c < N; ++c) {
-        const GhostRule& r = rule[side][c];
-        if (r.kind == GhostRule::keep) continue;
-        const Mirror g = wall_mirror(staggered[c], side, n, h, i);
-        if (!g.exists) continue;
-        const int distance = g.at - i;
-        const real ghost = r.ghost(v[c], distance);
+        if (i < first[side][c] || i > last[side][c]) continue;
+        const int distance = mirror[side][c] - 2 * i;  // g - i
+        const real ghost = rule[side][c].ghost(v[c], distance);
         // One cell wide: the ghost's sector with it (store_face_ghost; side is an x side's index).
         if (h == 1)
           store_face_ghost(out[c], o + distance, ghost, side);
@@ -65,12 +69,26 @@ XSideGhosts<N> x_side_ghosts(const std::array<SideRules, N>& rules,
                              const std::array<bool, N>& staggered, const Decomposition& dec,
                              const Layout& l) {
   XSideGhosts<N> x;
-  x.n = l.n[0];
+  const int n = l.n[0];
   x.h = l.h[0];
-  for (int c = 0; c < N; ++c) {
-    x.staggered[c] = staggered[c];
-    for (int side = 0; side < 2; ++side) x.rule[side][c] = rules[c][side];
-  }
+  for (int c = 0; c < N; ++c)
+    for (int side = 0; side < 2; ++side) {
+      x.rule[side][c] = rules[c][side];
+      const GhostSpan span = ghost_span(staggered[c], side, n, x.h);
+      x.mirror[side][c] = span.mirror;
+      // The mirrored points of the span's ghosts, less a staggered boundary point (its own mirror).
+      int first = 1, last = 0;
+      bool found = false;
+      if (rules[c][side].kind != GhostRule::keep)
+        for (int i = span.mirror - span.hi + 1; i <= span.mirror - span.lo; ++i) {
+          if (!wall_mirror(staggered[c], side, n, x.h, i).exists) continue;
+          if (!found) first = i;
+          last = i;
+          found = true;
+        }
+      x.first[side][c] = first;
+      x.last[side][c] = last;
+    }
   for_each_boundary_side(dec, l, [&](int a, int side) {
     if (a == 0) x.on[side] = true;
   });

@@ -40,7 +40,7 @@ void kernel_iteration(const Layout& l, const Location (&locs)[N],
   for (int k = 0; k < l.n.z; ++k)
     for (int j = 0; j < l.n.y; ++j)
       for (int i = 0; i < l.n.x; ++i) {
-        const long long o = static_cast<long long>(l.index(i, j, k)) - l.index(0, 0, 0);
+        const int o = static_cast<int>(l.index(i, j, k) - l.index(0, 0, 0));
         real now[N];
         for (int c = 0; c < N; ++c) {
           const bool wall =
