@@ -58,8 +58,8 @@ struct Options {
   // does not is stalled and retried as a divergence is (0: never).
   long long stall = 0;
   // On a GPU, the iterations between residual checks replayed as CUDA graphs where the model's
-  // iterations allow it (models/pt_model.hpp); the same values either way. Off by default until
-  // its GPU tests and timings have run (docs/journal/performance.md).
+  // iterations allow it (models/pt_model.hpp); the same values either way. Off by default: it
+  // gained nothing measurable on the benches' grids (docs/performance.md).
   bool graphs = false;
 
   // `stall`: the default of solver.stall (the model's choice).

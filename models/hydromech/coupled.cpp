@@ -9,13 +9,11 @@
 #include "core/exact_sum.hpp"
 #include "core/field_ops.hpp"
 #include "core/for_each.hpp"
-#include "core/x_side_ghosts.hpp"
 #include "models/hydromech/config.hpp"
 #include "models/hydromech/porosity_stats.hpp"
 #include "models/staggered_stokes/fields.hpp"
 #include "models/staggered_stokes/params.hpp"
 #include "models/staggered_stokes/wall_edges.hpp"
-#include "models/staggered_stokes/walls.hpp"
 
 #if defined(__CUDACC__)
 #include "models/hydromech/coupled_tiled.hpp"
@@ -230,11 +228,11 @@ std::array<SideRules, 2> CoupledHydroMech::pressure_rules() const {
 }
 
 // The solid walls, and the ghosts of p and pf (pressure_rules), in one fill.
-void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf, bool x_sides) {
+void CoupledHydroMech::apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf) {
   GhostFill fill;
-  walls_.add_velocities(fill, V, dims(), x_sides ? stokes::Walls::kAllSides : stokes::Walls::kNotX);
+  walls_.add_velocities(fill, V, dims());
   const std::array<SideRules, 2> r = pressure_rules();
-  fill.add(P, x_sides ? r[0] : beyond_x(r[0])).add(Pf, x_sides ? r[1] : beyond_x(r[1]));
+  fill.add(P, r[0]).add(Pf, r[1]);
   fill.apply(ex_, dec_);
 }
 
@@ -345,10 +343,6 @@ void CoupledHydroMech::run_iteration(const coupled::Pseudo<Dim, Sourced>& ps,
           coupled::tiled::args_of(ps, next, Pf_new_.view(), layout_.n, wall_hi);
       args.open_z[0] = dec_.at_low(2) && opt_.fluid_sides[4].kind == PeBcKind::dirichlet;
       args.open_z[1] = dec_.at_high(2) && opt_.fluid_sides[5].kind == PeBcKind::dirichlet;
-      // The ghosts beyond the x sides, stored with the values they mirror (apply_walls then
-      // fills the other sides).
-      args.v_ghosts = stokes::x_wall_ghosts(walls_, dec_, layout_);
-      args.p_ghosts = x_side_ghosts<2>(pressure_rules(), {false, false}, dec_, layout_);
       constexpr int kShapes = coupled::kTiledShapeCount;
       return dispatch_index<kShapes>("tiled shape", tiled_shape_, [&](auto shape) {
         constexpr coupled::TiledShape s = coupled::kTiledShapes[decltype(shape)::value];
@@ -374,7 +368,9 @@ void CoupledHydroMech::iterate_dim(int count) {
     update_and_exchange(ex_, halo_, split_, out, hide_, [&](const Region& r, Lane lane) {
       run_iteration<Dim, Sourced>(ps, next, r, lane);
     });
-    apply_walls(V_new_, P_new_, Pf_new_, /*x_sides=*/!(Dim == 3 && !Sourced && tiled_here()));
+    // Every side, after the tiled kernel too: storing the x sides' ghosts in the kernel saved the
+    // fill what it cost the kernel (docs/journal/performance.md).
+    apply_walls(V_new_, P_new_, Pf_new_);
     fields_.swap_next();
     if (fused_porosity())
       porosity_stale_ = true;  // the next kernel computes it; residuals ask for it

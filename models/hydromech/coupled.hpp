@@ -119,12 +119,10 @@ class CoupledHydroMech final : public PtModel {
   stokes::State state_of(std::array<Field, 3>& V, Field& P, std::array<Field, 6>& T);
   coupled::Extra extra();
   std::vector<int> stress_components() const;
-  // The ghost rules of p (zero gradient) and pf (the fluid conditions of hydromech.boundary):
-  // the walls' fill's, and the tiled kernel's beyond the x sides.
+  // The ghost rules of p (zero gradient) and pf (the fluid conditions of hydromech.boundary).
   std::array<SideRules, 2> pressure_rules() const;
-  // The walls' ghosts of V, p and pf; x_sides false: not beyond the x sides, which the tiled
-  // kernel stores itself.
-  void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf, bool x_sides = true);
+  // The walls' ghosts of V, p and pf, every side, in one fill.
+  void apply_walls(std::array<Field, 3>& V, Field& P, Field& Pf);
   void porosity_pass();
   // The tiled kernel computes the iterate's porosity itself (no open fluid side): the porosity
   // pass then runs only when a residual needs exc (update_porosity).

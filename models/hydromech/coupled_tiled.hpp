@@ -26,7 +26,6 @@
 
 #include "core/backend.hpp"
 #include "core/dispatch.hpp"
-#include "core/x_side_ghosts.hpp"
 #include "models/hydromech/coupled_kernels.hpp"
 #include "models/staggered_stokes/tiled_ops.hpp"
 
@@ -111,10 +110,6 @@ struct Args {
   int n[3];  // the block's cells per axis
   bool wall_hi[3];
   bool open_z[2];  // Fused: the fluid side below / above this block is open (extrapolated ghosts)
-  // The ghosts beyond the block's x sides, stored with the values they mirror: the velocities',
-  // and p's and pf's.
-  XSideGhosts<3> v_ghosts;
-  XSideGhosts<2> p_ghosts;
 };
 
 inline Args args_of(const Pseudo<3, false>& ps, const stokes::State& out, const View& Pf_new,
@@ -377,14 +372,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, C
         const real kp[7] = {kp0, sKp[t - 1], sKp[t + 1], sKp[t - TX], sKp[t + TX], kp_prev, kp1};
         const FluidEval fl = fluid_of<3, false>(K, pf, kp, exc0 + K.phi_ref, cmp, 0);
         real v = now.dPf;
-        const real Pfn = pt::advance(pf0, fl.R, v, fluid_step(K, fl, mu0, mm));
-        a.oPf[o] = Pfn;
+        a.oPf[o] = pt::advance(pf0, fl.R, v, fluid_step(K, fl, mu0, mm));
         a.dPf[o] = v;
-        if (a.p_ghosts.any()) {
-          real* const out[2] = {a.oP, a.oPf};
-          const real values[2] = {Pn, Pfn};
-          a.p_ghosts.store(out, o, i, values);
-        }
       }
     }
     // tau_xy on the low xy edge of the cell (Pseudo::Txy_new).
@@ -411,10 +400,6 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, C
       stokes::tiled::new_face_velocities<TX>(c, t, fs, {sp.density + b0 * N, exc0, exc_prev},
                                              {sp.inv + b0 * N, inv, inv_prev}, wall, v);
       a.oVx[o] = v[0], a.oVy[o] = v[1], a.oVz[o] = v[2];
-      if (a.v_ghosts.any()) {
-        real* const out[3] = {a.oVx, a.oVy, a.oVz};
-        a.v_ghosts.store(out, o, i, v);
-      }
     }
     vx0 = vx1, vy0 = vy1, vz0 = vz1;
     txz0 = txz1, tyz0 = tyz1, szz_prev = szz, inv_prev = inv, cell0 = cell1;

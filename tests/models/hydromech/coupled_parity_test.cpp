@@ -151,13 +151,11 @@ TEST_P(CoupledParity, TiledCudaIterationsMatchGeneric) {
   }
 }
 
-// The tiled kernel stores the ghosts beyond the x sides itself (XSideGhosts: the velocities' walls,
-// no slip at x_lo; p's zero gradient; pf's fluid conditions, closed or fixed on an open x_hi), and
-// the walls' fill sets only the other sides: every ghost of V, p and pf, edges and corners
-// included, as the generic kernel and the fill of every side leave it. nx = 42: the high side's
-// ghosts lie in the middle of their 32-byte sectors, after interior points that the sector's
-// store must not touch (store_face_ghost).
-TEST_P(CoupledParity, TiledKernelSetsTheXSideGhostsAsTheFill) {
+// Every point of V, p and pf, the ghosts of every side included (the velocities' walls, no slip at
+// x_lo; p's zero gradient; pf's fluid conditions, closed or fixed on an open x_hi), as the generic
+// kernel leaves it: a tiled kernel that sets ghosts itself must set them as the fill does. nx = 42:
+// the high x side's ghosts lie in the middle of their 32-byte sectors.
+TEST_P(CoupledParity, TiledIterationsLeaveEveryGhostAsGeneric) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   for (const int nx : {40, 42}) {
     CoupledRun generic(column("generic", GetParam(), nx), Exec::cuda(0)),
