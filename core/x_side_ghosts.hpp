@@ -4,7 +4,9 @@
 // sector per row of each array, far from the rows' other accesses; a kernel storing the row's end
 // anyway writes the ghost's sector with it. The caller then fills only the other sides. Rows
 // outside the block's interior (edges, corners) are left to the other axes' fills and the halo
-// exchange, which set them after the kernel as before.
+// exchange, which set them after the kernel as before. Whether it pays is a measurement per
+// kernel: the Stokes tiled kernel gained what its fill lost; the coupled kernel lost about as much
+// as its fill gained, and does not use it (docs/performance.md).
 
 #include <array>
 
@@ -31,7 +33,7 @@ SH_HD inline Mirror wall_mirror(bool staggered, int side, int n, int h, int i) {
 // is worked out once on the host: the points whose ghosts a side sets (first..last, empty where
 // the rule keeps them) and the mirror index they are reflected across. The store then costs a
 // kernel holding nearly all its registers no more than a comparison and a subtraction per field,
-// where the general form (wall_mirror per point) made the coupled kernel spill.
+// where the general form (wall_mirror per point, 64-bit offsets) made such a kernel spill.
 template <int N>
 struct XSideGhosts {
   GhostRule rule[2][N];                   // [x_lo, x_hi][field]
