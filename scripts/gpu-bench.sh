@@ -21,7 +21,11 @@
 set -uo pipefail
 out=${1:?usage: gpu-bench.sh OUT [quick]}
 quick=${2:-}
-mkdir -p "$out"
+# Each program's own output goes to OUT/raw, packed into OUT/raw.tar.gz at the end: OUT then holds
+# four files (ledger.jsonl, compare.txt, gpu.txt and the archive), few enough for a remote
+# machine's tool that returns a limited number of files.
+raw=$out/raw
+mkdir -p "$out" "$raw"
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/unpack-bundle.sh" && unpack_bundle "$root"
 B=$root/.device-bundle
@@ -50,19 +54,19 @@ bench() {  # KIND LABEL PROGRAM ARGS...
   local kind=$1 label=$2; shift 2
   selected "$label" || return 0
   echo "== $label: $*"
-  run1 "$B/$@" > "$out/$label.txt"
-  collect "$kind" "$label" "$out/$label.txt"
+  run1 "$B/$@" > "$raw/$label.txt"
+  collect "$kind" "$label" "$raw/$label.txt"
 }
 model() {  # LABEL CONFIG --set ...
   local label=$1 config=$2; shift 2
   selected "$label" || return 0
   echo "== $label: staghorn run $config $*"
-  rm -rf "$out/run_$label"
-  run1 "$B/staghorn" run "$root/$config" --output "$out/run_$label" --set output.every=0 \
-    --set output.final=false --set metrics.copy_bandwidth=true "$@" > "$out/$label.txt"
-  tail -1 "$out/run_$label/metrics.jsonl" > "$out/$label.metrics.json" 2>/dev/null
-  collect metrics "$label" "$out/$label.metrics.json"
-  rm -rf "$out/run_$label"
+  rm -rf "$raw/run_$label"
+  run1 "$B/staghorn" run "$root/$config" --output "$raw/run_$label" --set output.every=0 \
+    --set output.final=false --set metrics.copy_bandwidth=true "$@" > "$raw/$label.txt"
+  tail -1 "$raw/run_$label/metrics.jsonl" > "$raw/$label.metrics.json" 2>/dev/null
+  collect metrics "$label" "$raw/$label.metrics.json"
+  rm -rf "$raw/run_$label"
 }
 
 bench table diffusion.512.n3 bench_diffusion_kernels 512 100 3
@@ -89,5 +93,6 @@ echo "== ledger ($(wc -l < "$ledger") figures, commit $commit, $device)"
 # shellcheck disable=SC2086  # the prefixes are words
 python3 "$root/scripts/perf_compare.py" "$ledger" ${only:+--only $only} | tee "$out/compare.txt"
 status=${PIPESTATUS[0]}
+tar czf "$out/raw.tar.gz" -C "$out" raw && rm -rf "$raw"
 [[ $failed == 0 ]] || { echo "gpu-bench: $failed benchmark(s) gave no figure" >&2; exit 1; }
 exit "$status"
