@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdlib>
 
 #include "core/backend.hpp"
 
@@ -26,6 +27,14 @@ long long resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes) 
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return static_cast<long long>(per_sm > 0 ? per_sm : 1) * device_sms();
+}
+
+// Tiles per group of a tiled kernel's marches (MarchOrder, core/marches.hpp): the blocks the
+// device holds at once. EXPERIMENT: STAGHORN_MARCH_GROUP overrides it (0: layer after layer).
+template <class Kernel>
+int march_group(Kernel kernel, int threads, std::size_t shared_bytes) {
+  if (const char* e = std::getenv("STAGHORN_MARCH_GROUP")) return std::atoi(e);
+  return static_cast<int>(resident_blocks(kernel, threads, shared_bytes));
 }
 
 }  // namespace staghorn

@@ -151,7 +151,7 @@ using stokes::tiled::relaxed_by;
 // does the same along z from the values its march holds (open_z), so fusion needs only the x and
 // y sides closed.
 template <int TX, int TY, int MinBlocks, bool Elastic, bool Fused>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
   const Planes sp(smem, N);
@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, C
   const stokes::Params& c = K.sp;
   const real el = K.elastic;
 
-  const stokes::tiled::TileColumn<TX, TY> col(r, chunks, a.n, a.wall_hi);
+  const stokes::tiled::TileColumn<TX, TY> col(r, chunks, order, a.n, a.wall_hi);
   const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
   const bool tile = col.tile, cell_needed = col.cell_needed, store_xy = col.store_xy;
   const int sz = a.sz;
@@ -417,15 +417,15 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
   const Int3 e = r.extent();
   if (e.x <= 0 || e.y <= 0 || e.z <= 0) return;
   const Chunks chunks = Chunks::uniform(chunk);
-  dim3 grid = stokes::tiled::tiles_of(r, TX, TY);
-  grid.z = chunks.blocks(e.z);
   dispatch_bool("elastic", a.k.elastic != 0, [&](auto elastic) {
     dispatch_bool("fused porosity", fused, [&](auto fuse) {
       constexpr bool E = decltype(elastic)::value, F = decltype(fuse)::value;
       const auto kernel = tiled::iterate<TX, TY, MinBlocks, E, F>;
       const int bytes = static_cast<int>(tiled::shared_bytes(TX * TY, E, F));
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      kernel<<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks);
+      const MarchOrder order = stokes::tiled::march_order(r, TX, TY, chunks,
+                                                          march_group(kernel, TX * TY, bytes));
+      kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
     });
   });
   check_launch("coupled tiled iteration launch");

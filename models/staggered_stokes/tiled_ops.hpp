@@ -8,6 +8,7 @@
 #include "core/fast_math.hpp"
 #include "core/geometry.hpp"
 #include "core/marches.hpp"
+#include "core/occupancy.hpp"
 #include "models/staggered_stokes/kernels.hpp"
 
 namespace staghorn::stokes::tiled {
@@ -44,10 +45,12 @@ struct SharedPlanes {
         Tyz(Sxx + 5 * n) {}
 };
 
-// Tiles per layer of a tiled kernel's grid over region r ((TX - 2) x (TY - 2) cells each).
-inline dim3 tiles_of(const Region& r, int TX, int TY) {
+// The places of a tiled kernel's blocks over region r: tiles of (TX - 2) x (TY - 2) cells, marches
+// `chunks`, in groups of `group` tiles (MarchOrder). Its grid: order.tiles * order.layers blocks.
+inline MarchOrder march_order(const Region& r, int TX, int TY, const Chunks& chunks, int group) {
   const Int3 e = r.extent();
-  return dim3((e.x + TX - 3) / (TX - 2), (e.y + TY - 3) / (TY - 2), 1);
+  const int tiles_x = (e.x + TX - 3) / (TX - 2), tiles_y = (e.y + TY - 3) / (TY - 2);
+  return {tiles_x, tiles_x * tiles_y, chunks.blocks(e.z), group};
 }
 
 // Where a thread of a tiled kernel stands: a block of TX x TY threads covers an xy tile of
@@ -67,12 +70,13 @@ struct TileColumn {
   // tau_xy and tau_yz on the y wall; tau_xz and tau_yz on the z wall (k = n) for every column.
   bool store_xy, store_xz, store_yz;
 
-  __device__ TileColumn(const Region& r, const Chunks& chunks, const int n[3],
-                        const bool wall_hi[3]) {
+  __device__ TileColumn(const Region& r, const Chunks& chunks, const MarchOrder& order,
+                        const int n[3], const bool wall_hi[3]) {
     tx = threadIdx.x, ty = threadIdx.y, t = tx + TX * ty;
-    i = r.lo.x - 1 + blockIdx.x * (TX - 2) + tx;
-    j = r.lo.y - 1 + blockIdx.y * (TY - 2) + ty;
-    kb = r.lo.z + chunks.begin(blockIdx.z), ke = min(kb + chunks.length(blockIdx.z), r.hi.z);
+    const MarchOrder::Place at = order.place(blockIdx.x);
+    i = r.lo.x - 1 + at.x * (TX - 2) + tx;
+    j = r.lo.y - 1 + at.y * (TY - 2) + ty;
+    kb = r.lo.z + chunks.begin(at.layer), ke = min(kb + chunks.length(at.layer), r.hi.z);
     active = i <= r.hi.x && j <= r.hi.y;
     const bool in_x = tx >= 1 && tx <= TX - 2 && i < r.hi.x,
                in_y = ty >= 1 && ty <= TY - 2 && j < r.hi.y;

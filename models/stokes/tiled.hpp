@@ -70,13 +70,13 @@ inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const 
 }
 
 template <int TX, int TY, int MinBlocks>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
   const Planes sp(smem, N);
   const Params& c = a.c;
 
-  const stokes::tiled::TileColumn<TX, TY> col(r, chunks, a.n, a.wall_hi);
+  const stokes::tiled::TileColumn<TX, TY> col(r, chunks, order, a.n, a.wall_hi);
   const int tx = col.tx, ty = col.ty, t = col.t, i = col.i, j = col.j, kb = col.kb, ke = col.ke;
   const bool tile = col.tile, cell_needed = col.cell_needed, store_xy = col.store_xy;
   const int sz = a.sz;
@@ -227,9 +227,8 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const Chunks chunks = marches ? *marches : Chunks::uniform(chunk);
-  dim3 grid = tiled::tiles_of(r, TX, TY);
-  grid.z = chunks.blocks(e.z);
-  kernel<<<grid, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks);
+  const MarchOrder order = tiled::march_order(r, TX, TY, chunks, march_group(kernel, TX * TY, bytes));
+  kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
   check_launch("stokes tiled iteration launch");
 }
 
