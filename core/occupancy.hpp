@@ -1,11 +1,11 @@
 #pragma once
 // How many blocks of a kernel the current device holds at once (include only from code compiled
-// by nvcc): what a plan of marches needs to count waves (models/mhd/marches.hpp) and a grid of
-// resident blocks to size itself (reduce_segments.hpp).
+// by nvcc): what a plan of marches needs to count waves (models/mhd/marches.hpp), the tiled
+// staggered kernels to group their marches (MarchOrder) and a grid of resident blocks to size
+// itself (reduce_segments.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "core/backend.hpp"
 
@@ -27,14 +27,6 @@ long long resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes) 
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return static_cast<long long>(per_sm > 0 ? per_sm : 1) * device_sms();
-}
-
-// Tiles per group of a tiled kernel's marches (MarchOrder, core/marches.hpp): the blocks the
-// device holds at once. EXPERIMENT: STAGHORN_MARCH_GROUP overrides it (0: layer after layer).
-template <class Kernel>
-int march_group(Kernel kernel, int threads, std::size_t shared_bytes) {
-  if (const char* e = std::getenv("STAGHORN_MARCH_GROUP")) return std::atoi(e);
-  return static_cast<int>(resident_blocks(kernel, threads, shared_bytes));
 }
 
 }  // namespace staghorn

@@ -423,8 +423,8 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
       const auto kernel = tiled::iterate<TX, TY, MinBlocks, E, F>;
       const int bytes = static_cast<int>(tiled::shared_bytes(TX * TY, E, F));
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      const MarchOrder order = stokes::tiled::march_order(r, TX, TY, chunks,
-                                                          march_group(kernel, TX * TY, bytes));
+      const MarchOrder order =
+          stokes::tiled::march_order(r, TX, TY, chunks, resident_blocks(kernel, TX * TY, bytes));
       kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
     });
   });

@@ -46,11 +46,15 @@ struct SharedPlanes {
 };
 
 // The places of a tiled kernel's blocks over region r: tiles of (TX - 2) x (TY - 2) cells, marches
-// `chunks`, in groups of `group` tiles (MarchOrder). Its grid: order.tiles * order.layers blocks.
-inline MarchOrder march_order(const Region& r, int TX, int TY, const Chunks& chunks, int group) {
+// `chunks`, in groups of as many tiles as the device holds blocks (`resident`; MarchOrder). Its
+// grid: order.tiles * order.layers blocks.
+inline MarchOrder march_order(const Region& r, int TX, int TY, const Chunks& chunks,
+                              long long resident) {
   const Int3 e = r.extent();
   const int tiles_x = (e.x + TX - 3) / (TX - 2), tiles_y = (e.y + TY - 3) / (TY - 2);
-  return {tiles_x, tiles_x * tiles_y, chunks.blocks(e.z), group};
+  const int tiles = tiles_x * tiles_y;
+  return {tiles_x, tiles, chunks.blocks(e.z),
+          static_cast<int>(resident < tiles ? resident : tiles)};
 }
 
 // Where a thread of a tiled kernel stands: a block of TX x TY threads covers an xy tile of

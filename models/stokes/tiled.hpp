@@ -70,7 +70,8 @@ inline Args args_of(const Pseudo<3>& ps, const State& out, const Int3& n, const 
 }
 
 template <int TX, int TY, int MinBlocks>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks)
+    iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
   const Planes sp(smem, N);
@@ -227,7 +228,8 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
   const Chunks chunks = marches ? *marches : Chunks::uniform(chunk);
-  const MarchOrder order = tiled::march_order(r, TX, TY, chunks, march_group(kernel, TX * TY, bytes));
+  const MarchOrder order =
+      tiled::march_order(r, TX, TY, chunks, resident_blocks(kernel, TX * TY, bytes));
   kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
   check_launch("stokes tiled iteration launch");
 }

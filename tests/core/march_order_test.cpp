@@ -60,8 +60,7 @@ TEST(MarchOrder, AGroupsMarchesFollowTheirColumnsOneResidentSetLater) {
       for (int layer = 0; layer + 1 < c.layers; ++layer)
         EXPECT_EQ(block[(layer + 1) * tiles + tile] - block[layer * tiles + tile], size)
             << "tile " << tile << " layer " << layer;
-      if (tile > first)
-        EXPECT_EQ(block[tile] - block[tile - 1], 1) << "tile " << tile;
+      if (tile > first) EXPECT_EQ(block[tile] - block[tile - 1], 1) << "tile " << tile;
     }
   }
 }
