@@ -43,6 +43,8 @@ struct MarchOrder {
     const int tile = g * group + within % size;
     return {tile % tiles_x, tile / tiles_x, within / size};
   }
+  // The kernel's grid: one block per (tile, march).
+  SH_HD int blocks() const { return tiles * layers; }
 };
 
 }  // namespace staghorn

@@ -151,7 +151,8 @@ using stokes::tiled::relaxed_by;
 // does the same along z from the values its march holds (open_z), so fusion needs only the x and
 // y sides closed.
 template <int TX, int TY, int MinBlocks, bool Elastic, bool Fused>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks)
+    iterate(Region r, Args a, Chunks chunks, MarchOrder order) {
   constexpr int N = TX * TY;
   extern __shared__ real smem[];
   const Planes sp(smem, N);
@@ -425,7 +426,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a, bo
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
       const MarchOrder order =
           stokes::tiled::march_order(r, TX, TY, chunks, resident_blocks(kernel, TX * TY, bytes));
-      kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
+      kernel<<<order.blocks(), dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
     });
   });
   check_launch("coupled tiled iteration launch");

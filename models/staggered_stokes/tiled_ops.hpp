@@ -47,7 +47,7 @@ struct SharedPlanes {
 
 // The places of a tiled kernel's blocks over region r: tiles of (TX - 2) x (TY - 2) cells, marches
 // `chunks`, in groups of as many tiles as the device holds blocks (`resident`; MarchOrder). Its
-// grid: order.tiles * order.layers blocks.
+// grid: order.blocks().
 inline MarchOrder march_order(const Region& r, int TX, int TY, const Chunks& chunks,
                               long long resident) {
   const Int3 e = r.extent();

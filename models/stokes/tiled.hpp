@@ -230,7 +230,7 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
   const Chunks chunks = marches ? *marches : Chunks::uniform(chunk);
   const MarchOrder order =
       tiled::march_order(r, TX, TY, chunks, resident_blocks(kernel, TX * TY, bytes));
-  kernel<<<order.tiles * order.layers, dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
+  kernel<<<order.blocks(), dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
   check_launch("stokes tiled iteration launch");
 }
 

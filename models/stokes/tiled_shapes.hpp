@@ -13,7 +13,7 @@ namespace staghorn::stokes::tiled {
 // whose rows store whole 32-byte sectors and which loads 1.23 columns per tile cell (32 x 8
 // threads: 1.42, rows starting mid-sector), marching through 8 planes: the marches taken in groups
 // of resident blocks (MarchOrder), the planes a march shares with the one below it come from the
-// L2, so shorter marches cost little and their blocks are more. Benchmarks compare the others
+// L2, so shorter marches, and so more blocks, cost little. Benchmarks compare the others
 // (bench_stokes_kernels, docs/kernels.md): the default's threads with marches of 16 and 12 planes
 // (the same kernel, fewer and longer marches) tell whether 8 still suits the card at hand.
 constexpr Shape kShapes[] = {{34, 15, 1, 8}, {32, 8, 2, 16}, {34, 15, 1, 16}, {34, 15, 1, 12}};

@@ -15,8 +15,8 @@ struct Case {
 
 // The block that takes each (tile, layer) place.
 std::vector<int> block_of(const MarchOrder& o) {
-  std::vector<int> block(static_cast<std::size_t>(o.tiles) * o.layers, -1);
-  for (int b = 0; b < o.tiles * o.layers; ++b) {
+  std::vector<int> block(static_cast<std::size_t>(o.blocks()), -1);
+  for (int b = 0; b < o.blocks(); ++b) {
     const MarchOrder::Place p = o.place(b);
     EXPECT_GE(p.x, 0);
     EXPECT_LT(p.x, o.tiles_x);
