@@ -1,6 +1,6 @@
 #pragma once
 // How many blocks of a kernel the current device holds at once (include only from code compiled
-// by nvcc): what a plan of marches needs to count waves (models/mhd/marches.hpp), the tiled
+// by nvcc), and how fast its memory is: what a plan of marches needs to count waves (models/mhd/marches.hpp), the tiled
 // staggered kernels to group their marches (MarchOrder) and a grid of resident blocks to size
 // itself (reduce_segments.hpp).
 #include <cuda_runtime.h>
@@ -18,6 +18,18 @@ inline int device_sms() {
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute (SM count)");
   return sms;
+}
+
+// The current device's peak DRAM bandwidth per SM, bytes per second (two transfers per memory
+// clock over the whole bus): how fast memory feeds each SM against what its L2 slice serves.
+inline double dram_bandwidth_per_sm() {
+  int device = 0, khz = 0, bits = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device),
+             "cudaDeviceGetAttribute (memory clock)");
+  check_cuda(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device),
+             "cudaDeviceGetAttribute (memory bus width)");
+  return 2.0 * 1e3 * khz * (bits / 8.0) / device_sms();
 }
 
 // Blocks of `kernel` resident at once over the whole device (at least one per SM).

@@ -34,7 +34,13 @@ namespace tiled {
 // The default shape (kShapes[0]); the tile is (kTX - 2) x (kTY - 2) cells.
 constexpr int kTX = kShapes[0].tx, kTY = kShapes[0].ty;
 constexpr int kMinBlocks = kShapes[0].blocks;
-constexpr int kChunk = kShapes[0].chunk;
+constexpr int kChunk = kShapes[0].chunk;  // 0: march_planes_for_device()
+
+// The default's march length on the current device: 16 planes where the memory feeds each SM
+// faster than 30 GB/s (an H200: 37; its L2 then limits the kernel, and longer marches read the
+// planes shared with their neighbours less often), else 8 (an H100: 25). Measured on those two
+// cards (docs/kernels.md); between them the rule is a guess.
+inline int march_planes_for_device() { return dram_bandwidth_per_sm() > 30e9 ? 16 : 8; }
 using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // Raw pointers of one iteration (old state, material, new state), all with the same offsets.
@@ -216,8 +222,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 
 }  // namespace tiled
 
-// Runs the tiled iteration over region r on `stream`: marches of `chunk` planes, or the given ones
-// (the same bits: stokes_parity_test).
+// Runs the tiled iteration over region r on `stream`: marches of `chunk` planes (0: the device's,
+// march_planes_for_device), or the given ones (the same bits: stokes_parity_test).
 template <int TX = tiled::kTX, int TY = tiled::kTY, int MinBlocks = tiled::kMinBlocks>
 void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
                   int chunk = tiled::kChunk, const std::optional<Chunks>& marches = {}) {
@@ -227,7 +233,8 @@ void launch_tiled(CUstream_st* stream, const Region& r, const tiled::Args& a,
   const auto kernel = tiled::iterate<TX, TY, MinBlocks>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        static_cast<int>(bytes));
-  const Chunks chunks = marches ? *marches : Chunks::uniform(chunk);
+  const Chunks chunks =
+      marches ? *marches : Chunks::uniform(chunk > 0 ? chunk : tiled::march_planes_for_device());
   const MarchOrder order =
       tiled::march_order(r, TX, TY, chunks, resident_blocks(kernel, TX * TY, bytes));
   kernel<<<order.blocks(), dim3(TX, TY, 1), bytes, stream>>>(r, a, chunks, order);
