@@ -20,16 +20,19 @@ inline int device_sms() {
   return sms;
 }
 
-// The current device's peak DRAM bandwidth per SM, bytes per second (two transfers per memory
-// clock over the whole bus): how fast memory feeds each SM against what its L2 slice serves.
-inline double dram_bandwidth_per_sm() {
-  int device = 0, khz = 0, bits = 0;
+// The current device's memory as CUDA reports it: its peak clock and its bus.
+struct DeviceMemory {
+  int clock_khz, bus_bits;
+};
+inline DeviceMemory device_memory() {
+  int device = 0;
+  DeviceMemory m{0, 0};
   check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device),
+  check_cuda(cudaDeviceGetAttribute(&m.clock_khz, cudaDevAttrMemoryClockRate, device),
              "cudaDeviceGetAttribute (memory clock)");
-  check_cuda(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device),
+  check_cuda(cudaDeviceGetAttribute(&m.bus_bits, cudaDevAttrGlobalMemoryBusWidth, device),
              "cudaDeviceGetAttribute (memory bus width)");
-  return 2.0 * 1e3 * khz * (bits / 8.0) / device_sms();
+  return m;
 }
 
 // Blocks of `kernel` resident at once over the whole device (at least one per SM).

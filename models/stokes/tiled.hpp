@@ -36,11 +36,11 @@ constexpr int kTX = kShapes[0].tx, kTY = kShapes[0].ty;
 constexpr int kMinBlocks = kShapes[0].blocks;
 constexpr int kChunk = kShapes[0].chunk;  // 0: march_planes_for_device()
 
-// The default's march length on the current device: 16 planes where the memory feeds each SM
-// faster than 30 GB/s (an H200: 37; its L2 then limits the kernel, and longer marches read the
-// planes shared with their neighbours less often), else 8 (an H100: 25). Measured on those two
-// cards (docs/kernels.md); between them the rule is a guess.
-inline int march_planes_for_device() { return dram_bandwidth_per_sm() > 30e9 ? 16 : 8; }
+// The default's march length on the current device (march_planes_for).
+inline int march_planes_for_device() {
+  const DeviceMemory m = device_memory();
+  return march_planes_for(dram_bandwidth_per_sm(m.clock_khz, m.bus_bits, device_sms()));
+}
 using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // Raw pointers of one iteration (old state, material, new state), all with the same offsets.
