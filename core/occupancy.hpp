@@ -1,8 +1,9 @@
 #pragma once
-// How many blocks of a kernel the current device holds at once (include only from code compiled
-// by nvcc), and how fast its memory is: what a plan of marches needs to count waves (models/mhd/marches.hpp), the tiled
-// staggered kernels to group their marches (MarchOrder) and a grid of resident blocks to size
-// itself (reduce_segments.hpp).
+// How many blocks of a kernel the current device holds at once, and its memory's clock and bus
+// (include only from code compiled by nvcc): what a plan of marches needs to count waves
+// (models/mhd/marches.hpp), the tiled staggered kernels to group their marches (MarchOrder) and
+// pick their length (models/stokes/tiled.hpp), and a grid of resident blocks to size itself
+// (reduce_segments.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -35,13 +35,13 @@ namespace tiled {
 constexpr int kTX = kShapes[0].tx, kTY = kShapes[0].ty;
 constexpr int kMinBlocks = kShapes[0].blocks;
 constexpr int kChunk = kShapes[0].chunk;  // 0: march_planes_for_device()
+using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // The default's march length on the current device (march_planes_for).
 inline int march_planes_for_device() {
   const DeviceMemory m = device_memory();
   return march_planes_for(dram_bandwidth_per_sm(m.clock_khz, m.bus_bits, device_sms()));
 }
-using Planes = SharedPlanes<0>;   // the solid's shared planes only
 
 // Raw pointers of one iteration (old state, material, new state), all with the same offsets.
 struct Args {
