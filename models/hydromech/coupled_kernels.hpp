@@ -35,11 +35,12 @@ using stencil::Off;
 // models/staggered_stokes/tiled_shape.hpp). Shape 0 is the default: 34 x 15
 // threads, one block per SM, a 32 x 13 tile whose rows store whole 32-byte sectors and which
 // loads 1.23 columns per tile cell (32 x 8 threads: 1.42, rows starting mid-sector). Benchmarks
-// compare the others (docs/journal/performance.md).
+// compare the others (docs/journal/performance.md), the default's threads with marches of 8 and
+// 32 planes among them (the Stokes kernel's best march length differs between cards).
 using TiledShape = stokes::tiled::Shape;
 constexpr TiledShape kTiledShapes[] = {{34, 15, 1, 16}, {32, 8, 2, 16}, {32, 8, 1, 16},
                                        {32, 16, 1, 16}, {64, 8, 1, 16}, {32, 8, 2, 32},
-                                       {32, 8, 2, 8}};
+                                       {32, 8, 2, 8},   {34, 15, 1, 8},  {34, 15, 1, 32}};
 constexpr int kTiledShapeCount = static_cast<int>(std::size(kTiledShapes));
 
 // Constants of one PT iteration.
