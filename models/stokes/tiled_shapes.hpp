@@ -16,8 +16,8 @@ namespace staghorn::stokes::tiled {
 // (MarchOrder), so the planes a march shares with the one below it come from the L2; where the L2
 // keeps up with the memory, shorter marches, and so more blocks, cost little, and where the memory
 // outruns it, longer marches read it less. Benchmarks compare the others (bench_stokes_kernels,
-// docs/kernels.md): the default's threads with marches of 32, 24, 16, 12 and 8 planes (the same kernel,
-// fewer or more marches) tell whether the card's choice still suits it.
+// docs/kernels.md): the default's threads with marches of 32, 24, 16, 12 and 8 planes (the same
+// kernel, fewer or more marches) tell whether the card's choice still suits it.
 constexpr Shape kShapes[] = {
     {34, 15, 1, 0}, {32, 8, 2, 16}, {34, 15, 1, 16}, {34, 15, 1, 12}, {34, 15, 1, 8},
     {34, 15, 1, 24}, {34, 15, 1, 32}};
