@@ -62,9 +62,6 @@ struct Quanta {
   SH_HD real operator()(int b, int n) const {
     return exact_quantum(bound[b * per_body + n], box_cells[b]);
   }
-  SH_HD real inverse(int b, int n) const {
-    return exact_quantum_inverse(bound[b * per_body + n], box_cells[b]);
-  }
 };
 
 // The terms of a velocity change V - V_old along a listed cell's body's modes (weighted by the
