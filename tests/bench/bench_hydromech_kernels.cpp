@@ -5,10 +5,10 @@
 // bandwidth measured in the same run (a benchmark: it asserts nothing), and how far each other
 // variant's Pe is from the generic one's after the same iterations; the pairs variants once more
 // with solver.graphs on (on a GPU: replayed as CUDA graphs, against launched one by one); the
-// pairs kernel alone at block sizes of 64 to 512 threads. Usage: bench_hydromech_kernels
-// [n=256] [iterations=100]: grid n x n x 2n, 8 x 8 x 16 compaction lengths, a flat porous layer
-// with decompaction weakening R = 1000 (the first chimney setup; the timings barely depend on the
-// state).
+// pairs kernel alone at block sizes of 64 to 512 threads on uniform fields, and at 128 threads on
+// varied ones. Usage: bench_hydromech_kernels [n=256] [iterations=100]: grid n x n x 2n, 8 x 8 x 16
+// compaction lengths, a flat porous layer with decompaction weakening R = 1000 (the first chimney
+// setup; the timings barely depend on the state).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -95,6 +95,14 @@ double bare_pairs(const Exec& ex, const Layout& l, const std::vector<std::unique
   return seconds_per(ex, iters, [&] { for_each(ex, r, k); });
 }
 
+// A field's every point (halo included) set to offset + amplitude sin(0.7 q), q its index in
+// the array: values that change from cell to cell, with the sign of Pe changing every few cells.
+void vary(Field& f, real offset, real amplitude) {
+  std::vector<real> v = f.to_host();
+  for (std::size_t q = 0; q < v.size(); ++q) v[q] = offset + amplitude * std::sin(0.7 * q);
+  f.from_host(v);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,7 +114,7 @@ int main(int argc, char** argv) {
   const double bw = bench::reference_bandwidth(ex);
   std::printf("device: %s\ngrid %dx%dx%d, double; copy bandwidth %.1f GB/s (read + write)\n",
               ex.description().c_str(), n, n, 2 * n, bw);
-  const bench::TeffTable table(cells, bw);
+  const bench::TeffTable table(cells, bw, 48);
   auto report = [&](const std::string& name, double s, double bytes) { table.row(name, s, bytes); };
 
   {
@@ -139,6 +147,16 @@ int main(int argc, char** argv) {
     report("pairs kernel alone, 128 threads", bare_pairs<128>(ex, l, f, co, iters), 56);
     report("pairs kernel alone, 256 threads", bare_pairs<256>(ex, l, f, co, iters), 56);
     report("pairs kernel alone, 512 threads", bare_pairs<512>(ex, l, f, co, iters), 56);
+    // The same kernel, 128 threads, on fields like a model's (Pe of either sign, porosity varying
+    // from cell to cell): what the switch's branches and the exponentials on varied values cost
+    // against the uniform rows above, apart from anything the model's iteration adds.
+    vary(*f[0], 0, 0.01);
+    vary(*f[1], 1, 0.5);
+    vary(*f[2], 1, 0.5);
+    report("pairs kernel alone, varied fields, smoothed", bare_pairs<128>(ex, l, f, co, iters), 56);
+    co.mat.smoothing = 0;
+    report("pairs kernel alone, varied fields, sharp switch", bare_pairs<128>(ex, l, f, co, iters),
+           56);
   }
   struct Variant {
     const char* name;
