@@ -98,7 +98,7 @@ double bare_pairs(const Exec& ex, const Layout& l, const std::vector<std::unique
 // A field's every point (halo included) set to offset + amplitude sin(0.7 q), q its index in
 // the array: values that change from cell to cell, with the sign of Pe changing every few cells.
 void vary(Field& f, real offset, real amplitude) {
-  std::vector<real> v = f.to_host();
+  std::vector<real> v(f.layout().count());
   for (std::size_t q = 0; q < v.size(); ++q) v[q] = offset + amplitude * std::sin(0.7 * q);
   f.from_host(v);
 }
